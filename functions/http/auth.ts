@@ -1,0 +1,39 @@
+import { getContainer } from '../../lib/app/container';
+import { httpHandler } from '../../lib/http/handler';
+import type { Route } from '../../lib/http/router';
+import { signIn } from '../../lib/identity/users';
+
+export const routes: Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/auth/token',
+    access: 'public',
+    tag: 'Auth',
+    summary: 'Exchange an e-mail and password for a Bearer token',
+    body: 'token-request',
+    async handle({ body }) {
+      const c = await getContainer();
+      const { email, password } = body as { email: string; password: string };
+      return signIn(c.db, c.tokens, c.config.auth.tokenTtlSeconds, email, password);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/auth/me',
+    access: 'authenticated',
+    tag: 'Auth',
+    summary: 'Who the credential belongs to, its permissions and visible data views',
+    async handle({ caller }) {
+      return {
+        userId: caller.userId,
+        email: caller.email,
+        role: caller.role,
+        permissions: [...caller.permissions],
+        via: caller.via,
+        dataViewIds: caller.dataViews === 'all' ? 'all' : [...caller.dataViews],
+      };
+    },
+  },
+];
+
+export const handler = httpHandler(routes);

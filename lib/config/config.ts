@@ -1,0 +1,135 @@
+/** The one config loader: reads the environment once, typed, failing fast with the variable's name. */
+import path from 'node:path';
+
+export type Stage = 'local' | 'test' | 'aws';
+
+export interface Config {
+  stage: Stage;
+  port: number;
+  dataDir: string;
+  /** postgres:// URL of the service database; absent means in-process PGlite in dataDir (tests, tools). */
+  databaseUrl?: string;
+  timeZone: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  auth: {
+    jwtSecret?: string;
+    tokenTtlSeconds: number;
+    oidcIssuer?: string;
+    oidcJwksUrl?: string;
+    oidcAudience?: string;
+  };
+  secrets: { backend: 'local' | 'aws'; masterKey?: string; awsPrefix: string };
+  queue: { backend: 'local' | 'sqs'; sqsEndpoint?: string; queueUrls: Record<string, string>; lambdaEndpoint?: string };
+  license: { plan: string; maxDataViews: number };
+  connectorTimeoutMs: number;
+  connectorTestIntervalHours: number;
+  seed: { adminPassword?: string; userPassword?: string };
+  awsRegion: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
+  }
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got '${raw}'`);
+  }
+  return raw as T;
+}
+
+function timeZone(env: Env): string {
+  const tz = str(env, 'SERVICE_TIME_ZONE') ?? 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+  } catch {
+    throw new ConfigError(`SERVICE_TIME_ZONE must be an IANA time zone such as Europe/Prague, got '${tz}'`);
+  }
+  return tz;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const url = str(env, 'DATABASE_URL');
+  if (url && !/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return url;
+}
+
+/** Parses an environment into a Config; throws ConfigError naming the variable at fault. */
+export function loadConfig(env: Env = process.env): Config {
+  const queueUrls: Record<string, string> = {};
+  for (const kind of ['load', 'process', 'summarize'] as const) {
+    const url = str(env, `QUEUE_URL_${kind.toUpperCase()}`);
+    if (url) queueUrls[kind] = url;
+  }
+  return {
+    stage: oneOf(env, 'SERVICE_STAGE', ['local', 'test', 'aws'] as const, 'local'),
+    port: int(env, 'PORT', 3000, 1, 65535),
+    dataDir: path.resolve(str(env, 'DATA_DIR') ?? 'data'),
+    databaseUrl: databaseUrl(env),
+    timeZone: timeZone(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+    auth: {
+      jwtSecret: str(env, 'JWT_SECRET'),
+      tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 8 * 3600, 60, 30 * 24 * 3600),
+      oidcIssuer: str(env, 'OIDC_ISSUER'),
+      oidcJwksUrl: str(env, 'OIDC_JWKS_URL'),
+      oidcAudience: str(env, 'OIDC_AUDIENCE'),
+    },
+    secrets: {
+      backend: oneOf(env, 'SECRETS_BACKEND', ['local', 'aws'] as const, 'local'),
+      masterKey: str(env, 'MASTER_KEY'),
+      awsPrefix: str(env, 'SECRETS_PREFIX') ?? 'anomaly-monitor/local/',
+    },
+    queue: {
+      backend: oneOf(env, 'QUEUE_BACKEND', ['local', 'sqs'] as const, 'local'),
+      sqsEndpoint: str(env, 'SQS_ENDPOINT'),
+      queueUrls,
+      lambdaEndpoint: str(env, 'LOCAL_LAMBDA_ENDPOINT'),
+    },
+    license: {
+      plan: str(env, 'LICENSE_PLAN') ?? 'standard',
+      maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),
+    },
+    connectorTimeoutMs: int(env, 'CONNECTOR_TIMEOUT_MS', 15_000, 100),
+    connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
+    seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },
+    awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process-wide config, read once. */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** Tests and the start script replace the config explicitly. */
+export function setConfig(next: Config): void {
+  cached = next;
+}

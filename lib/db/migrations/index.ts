@@ -1,0 +1,16 @@
+/** Ordered migrations; a migration is never edited once released, only followed by a new one. */
+import identity from './0001-identity';
+import dataviews from './0002-dataviews';
+import connectors from './0003-connectors';
+import comments from './0004-comments';
+import jobs from './0005-jobs';
+import filters from './0006-filters';
+
+export const migrations: Array<{ name: string; sql: string }> = [
+  { name: '0001-identity', sql: identity },
+  { name: '0002-dataviews', sql: dataviews },
+  { name: '0003-connectors', sql: connectors },
+  { name: '0004-comments', sql: comments },
+  { name: '0005-jobs', sql: jobs },
+  { name: '0006-filters', sql: filters },
+];

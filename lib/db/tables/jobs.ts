@@ -1,0 +1,19 @@
+import { integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+export type JobKind = 'Load' | 'Process' | 'CustomLoad';
+export type JobStatus = 'pending' | 'running' | 'failed' | 'finished';
+
+export const jobs = pgTable('jobs', {
+  id: serial('id').primaryKey(),
+  dataViewId: integer('data_view_id').notNull(),
+  kind: text('kind').$type<JobKind>().notNull(),
+  status: text('status').$type<JobStatus>().notNull().default('pending'),
+  trigger: text('trigger').notNull().default('api'),
+  attempts: integer('attempts').notNull().default(0),
+  error: text('error'),
+  detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  requestedBy: text('requested_by'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  startedAt: timestamp('started_at', { withTimezone: true }),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});

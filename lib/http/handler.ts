@@ -1,0 +1,47 @@
+/** The one Middy stack of every HTTP function: routing and request id, problem+json errors, authentication, body parsing, validation. */
+import middy from '@middy/core';
+import {
+  authentication,
+  bodyParser,
+  bodyValidation,
+  type Event,
+  problemErrors,
+  type Result,
+  routing,
+  state,
+} from './middlewares';
+import { HttpResult, type Route } from './router';
+
+function toResult(value: unknown, requestId: string): Result {
+  const r = value instanceof HttpResult ? value : new HttpResult(200, value);
+  const headers: Record<string, string> = { 'x-request-id': requestId, ...r.headers };
+  if (r.body === undefined) return { statusCode: r.status, headers };
+  if (typeof r.body === 'string' && headers['content-type']) return { statusCode: r.status, headers, body: r.body };
+  headers['content-type'] ??= 'application/json';
+  return { statusCode: r.status, headers, body: JSON.stringify(r.body) };
+}
+
+/** Builds the Lambda handler of one HTTP function from its route table. */
+export function httpHandler(routes: Route[]) {
+  return middy<Event, Result>()
+    .use(routing(routes))
+    .use(problemErrors())
+    .use(authentication())
+    .use(bodyParser())
+    .use(bodyValidation())
+    .handler(async (event) => {
+      const s = state({ event });
+      const value = await s.route!.handle({
+        method: s.method,
+        path: s.path,
+        params: s.params,
+        query: { ...(event.queryStringParameters ?? {}) },
+        headers: s.headers,
+        body: s.body,
+        rawBody: s.rawBody,
+        caller: s.caller,
+        requestId: s.requestId,
+      });
+      return toResult(value, s.requestId);
+    });
+}

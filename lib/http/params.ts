@@ -1,0 +1,24 @@
+/** Path and query parameter parsing with 400s that name the parameter. */
+import { ValidationError } from '../shared/errors';
+
+export function intParam(value: string | undefined, name: string): number {
+  const n = Number(value);
+  if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
+    throw ValidationError.field(name, `must be a positive integer, got '${value ?? ''}'`);
+  }
+  return n;
+}
+
+export function optionalDate(value: string | undefined, name: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw ValidationError.field(name, `must be a date in the form yyyy-MM-dd, got '${value}'`);
+  }
+  const d = new Date(`${value}T00:00:00Z`);
+  if (d.toISOString().slice(0, 10) !== value) throw ValidationError.field(name, `is not a real date: '${value}'`);
+  return value;
+}
+
+export function optionalInt(value: string | undefined, name: string): number | undefined {
+  return value === undefined || value === '' ? undefined : intParam(value, name);
+}

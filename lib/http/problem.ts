@@ -1,0 +1,78 @@
+/** The one error policy: domain error codes to HTTP statuses, everything unknown to a generic 500 that leaks nothing. */
+import { AppError, type ErrorCode, type FieldError } from '../shared/errors';
+
+const statusOf: Record<ErrorCode, number> = {
+  VALIDATION: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UPSTREAM: 502,
+  INTERNAL: 500,
+};
+
+const titleOf: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  requestId: string;
+  errors?: FieldError[];
+}
+
+export function problemFor(error: unknown, requestId: string): Problem {
+  if (error instanceof HttpStatusError) return plainProblem(error.status, error.message, requestId);
+  if (error instanceof AppError) {
+    const status = statusOf[error.code] ?? 500;
+    const p: Problem = {
+      type: `https://anomaly-monitor.dev/problems/${error.code.toLowerCase().replace(/_/g, '-')}`,
+      title: titleOf[status] ?? 'Error',
+      status,
+      detail: error.message,
+      requestId,
+    };
+    if (error.errors?.length) p.errors = error.errors;
+    return p;
+  }
+  return {
+    type: 'about:blank',
+    title: titleOf[500],
+    status: 500,
+    detail: `An unexpected error occurred. Quote request id ${requestId} when reporting it.`,
+    requestId,
+  };
+}
+
+export function statusForCode(code: ErrorCode): number {
+  return statusOf[code];
+}
+
+export function plainProblem(status: number, detail: string, requestId: string): Problem {
+  return { type: 'about:blank', title: titleOf[status] ?? 'Error', status, detail, requestId };
+}
+
+/** An HTTP-level refusal that has no domain meaning (unknown route, wrong method, body too large). */
+export class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpStatusError';
+  }
+}

@@ -1,0 +1,89 @@
+/** Route tables: each HTTP function declares its routes (method, path template, access, body schema) and one call each. */
+import type { Caller } from '../identity/caller';
+
+export type Access = 'public' | 'authenticated' | 'read' | 'admin' | 'process';
+
+export interface HttpRequest<B = unknown> {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  headers: Record<string, string | undefined>;
+  body: B;
+  rawBody: string | undefined;
+  caller: Caller;
+  requestId: string;
+}
+
+export class HttpResult {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export const created = (body: unknown) => new HttpResult(201, body);
+export const accepted = (body: unknown) => new HttpResult(202, body);
+export const noContent = () => new HttpResult(204, undefined);
+
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  path: string;
+  access: Access;
+  summary: string;
+  tag: string;
+  /** Schema $id the JSON body must satisfy. */
+  body?: string;
+  /** Accept application/yaml bodies (returned to the route as text). */
+  yaml?: boolean;
+  /** Response description for the OpenAPI document. */
+  response?: { status: number; description: string; schema?: string };
+  handle(req: HttpRequest): Promise<unknown>;
+}
+
+interface Compiled {
+  route: Route;
+  regex: RegExp;
+  names: string[];
+}
+
+export function compileRoutes(routes: Route[]): Compiled[] {
+  return routes.map((route) => {
+    const names: string[] = [];
+    const pattern = route.path
+      .split('/')
+      .map((seg) => {
+        const m = /^\{(\w+)\}$/.exec(seg);
+        if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(m[1]);
+        return '([^/]+)';
+      })
+      .join('/');
+    return { route, regex: new RegExp(`^${pattern}/?$`), names };
+  });
+}
+
+export type MatchResult =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
+
+/** Literal segments win over parameters: `/little` beats `/{id}` regardless of declaration order. */
+export function matchRoute(table: Compiled[], method: string, path: string): MatchResult {
+  const hits: Array<{ c: Compiled; params: Record<string, string> }> = [];
+  for (const c of table) {
+    const m = c.regex.exec(path);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    c.names.forEach((n, i) => {
+      params[n] = decodeURIComponent(m[i + 1]);
+    });
+    hits.push({ c, params });
+  }
+  if (hits.length === 0) return { kind: 'not-found' };
+  const sameMethod = hits.filter((h) => h.c.route.method === method);
+  if (sameMethod.length === 0) return { kind: 'method-not-allowed', allowed: [...new Set(hits.map((h) => h.c.route.method))] };
+  sameMethod.sort((a, b) => a.c.names.length - b.c.names.length);
+  return { kind: 'found', route: sameMethod[0].c.route, params: sameMethod[0].params };
+}

@@ -1,0 +1,70 @@
+/** Bearer tokens: HS256 JWTs signed with the local secret, or tokens of an OIDC issuer checked against its JWKS. */
+import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { UnauthenticatedError } from '../shared/errors';
+
+export interface TokenSettings {
+  secret?: string;
+  ttlSeconds: number;
+  issuer?: string;
+  jwksUrl?: string;
+  audience?: string;
+}
+
+export interface TokenClaims {
+  userId?: number;
+  email: string;
+}
+
+const LOCAL_ISSUER = 'anomaly-monitor';
+
+export class TokenService {
+  private readonly key?: Uint8Array;
+  private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
+
+  constructor(private readonly settings: TokenSettings) {
+    if (settings.secret) this.key = new TextEncoder().encode(settings.secret);
+    if (settings.jwksUrl) this.jwks = createRemoteJWKSet(new URL(settings.jwksUrl));
+  }
+
+  async issue(user: { id: number; email: string; role: string }, now = new Date()): Promise<string> {
+    if (!this.key) throw new Error('JWT_SECRET is not configured: local tokens cannot be issued');
+    const iat = Math.floor(now.getTime() / 1000);
+    return new SignJWT({ email: user.email, role: user.role })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(user.id))
+      .setIssuer(LOCAL_ISSUER)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.settings.ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** Verifies a token and returns who it names; any defect is a 401. */
+  async verify(token: string): Promise<TokenClaims> {
+    let payload: JWTPayload | undefined;
+    try {
+      if (this.key) {
+        try {
+          payload = (await jwtVerify(token, this.key, { issuer: LOCAL_ISSUER, algorithms: ['HS256'] })).payload;
+        } catch (e) {
+          if (!this.jwks) throw e;
+        }
+      }
+      if (!payload && this.jwks) {
+        payload = (
+          await jwtVerify(token, this.jwks, {
+            issuer: this.settings.issuer,
+            audience: this.settings.audience,
+          })
+        ).payload;
+      }
+    } catch (e) {
+      const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED';
+      throw new UnauthenticatedError(expired ? 'The access token has expired.' : 'The access token is not valid.');
+    }
+    if (!payload) throw new UnauthenticatedError('The access token is not valid.');
+    const email = typeof payload.email === 'string' ? payload.email : undefined;
+    if (!email) throw new UnauthenticatedError('The access token names no e-mail address.');
+    const sub = payload.iss === LOCAL_ISSUER ? Number(payload.sub) : undefined;
+    return { userId: Number.isInteger(sub) ? sub : undefined, email };
+  }
+}

@@ -1,0 +1,180 @@
+/** User administration (admins only) and sign-in. */
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Database } from '../db/database';
+import { dataViews, userDataViews, users } from '../db/tables/index';
+import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../shared/errors';
+import { type Caller, requireAdmin, type Role } from './caller';
+import { hashPassword, verifyPassword } from './passwords';
+import type { TokenService } from './tokens';
+
+export interface UserView {
+  id: number;
+  email: string;
+  role: Role;
+  enabled: boolean;
+  dataViewIds: number[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UserInput {
+  email?: string;
+  role?: Role;
+  password?: string;
+  enabled?: boolean;
+  dataViewIds?: number[];
+}
+
+type UserRow = typeof users.$inferSelect;
+
+async function assignments(db: Database, ids: number[]): Promise<Map<number, number[]>> {
+  const map = new Map<number, number[]>();
+  if (ids.length === 0) return map;
+  const rows = await db.orm.select().from(userDataViews).where(inArray(userDataViews.userId, ids));
+  for (const r of rows as Array<{ userId: number; dataViewId: number }>) {
+    const list = map.get(r.userId) ?? [];
+    list.push(r.dataViewId);
+    map.set(r.userId, list);
+  }
+  return map;
+}
+
+function view(row: UserRow, ids: number[] | undefined): UserView {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    enabled: row.enabled,
+    dataViewIds: (ids ?? []).sort((a, b) => a - b),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function setAssignments(db: Database, userId: number, ids: number[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length > 0) {
+    const found = await db.orm.select({ id: dataViews.id }).from(dataViews).where(inArray(dataViews.id, unique));
+    const known = new Set(found.map((r: { id: number }) => r.id));
+    const missing = unique.filter((id) => !known.has(id));
+    if (missing.length) throw ValidationError.field('dataViewIds', `unknown data view id(s): ${missing.join(', ')}`);
+  }
+  await db.orm.delete(userDataViews).where(eq(userDataViews.userId, userId));
+  if (unique.length) await db.orm.insert(userDataViews).values(unique.map((dataViewId) => ({ userId, dataViewId })));
+}
+
+async function emailTaken(db: Database, email: string, exceptId?: number): Promise<boolean> {
+  const cond = sql`lower(${users.email}) = lower(${email})`;
+  const rows = await db.orm
+    .select({ id: users.id })
+    .from(users)
+    .where(exceptId ? and(cond, ne(users.id, exceptId)) : cond);
+  return rows.length > 0;
+}
+
+export async function listUsers(db: Database, caller: Caller): Promise<UserView[]> {
+  requireAdmin(caller);
+  const rows = await db.orm.select().from(users).orderBy(users.id);
+  const map = await assignments(
+    db,
+    rows.map((r: UserRow) => r.id),
+  );
+  return rows.map((r: UserRow) => view(r, map.get(r.id)));
+}
+
+export async function getUser(db: Database, caller: Caller, id: number): Promise<UserView> {
+  requireAdmin(caller);
+  const [row] = await db.orm.select().from(users).where(eq(users.id, id));
+  if (!row) throw new NotFoundError(`User ${id} was not found.`);
+  return view(row, (await assignments(db, [id])).get(id));
+}
+
+export async function createUser(db: Database, caller: Caller, input: UserInput): Promise<UserView> {
+  requireAdmin(caller);
+  const email = input.email!.trim();
+  return db.tx(async (tx) => {
+    if (await emailTaken(tx, email)) throw new ConflictError(`A user with e-mail ${email} already exists.`);
+    const [row] = await tx.orm
+      .insert(users)
+      .values({
+        email,
+        role: input.role ?? 'data-user',
+        enabled: input.enabled ?? true,
+        passwordHash: input.password ? await hashPassword(input.password) : null,
+      })
+      .returning();
+    if (input.dataViewIds) await setAssignments(tx, row.id, input.dataViewIds);
+    return view(row, input.dataViewIds);
+  });
+}
+
+export async function updateUser(db: Database, caller: Caller, id: number, input: UserInput): Promise<UserView> {
+  requireAdmin(caller);
+  return db.tx(async (tx) => {
+    const [existing] = await tx.orm.select().from(users).where(eq(users.id, id));
+    if (!existing) throw new NotFoundError(`User ${id} was not found.`);
+    if (id === caller.userId && (input.enabled === false || input.role === 'data-user')) {
+      throw new ConflictError('You cannot disable or demote your own account.');
+    }
+    if (input.email && (await emailTaken(tx, input.email, id))) {
+      throw new ConflictError(`A user with e-mail ${input.email} already exists.`);
+    }
+    const patch: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
+    if (input.email !== undefined) patch.email = input.email.trim();
+    if (input.role !== undefined) patch.role = input.role;
+    if (input.enabled !== undefined) patch.enabled = input.enabled;
+    if (input.password !== undefined) patch.passwordHash = await hashPassword(input.password);
+    const [row] = await tx.orm.update(users).set(patch).where(eq(users.id, id)).returning();
+    if (input.dataViewIds) await setAssignments(tx, id, input.dataViewIds);
+    return view(row, (await assignments(tx, [id])).get(id));
+  });
+}
+
+export async function deleteUser(db: Database, caller: Caller, id: number): Promise<void> {
+  requireAdmin(caller);
+  if (id === caller.userId) throw new ConflictError('You cannot delete your own account.');
+  const rows = await db.orm.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+  if (rows.length === 0) throw new NotFoundError(`User ${id} was not found.`);
+}
+
+/** POST /auth/token: e-mail and password to a Bearer token; disabled users get none. */
+export async function signIn(
+  db: Database,
+  tokens: TokenService,
+  ttlSeconds: number,
+  email: string,
+  password: string,
+): Promise<{ accessToken: string; tokenType: 'Bearer'; expiresIn: number }> {
+  const [user] = await db.orm
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  const ok = user ? await verifyPassword(password, user.passwordHash) : false;
+  if (!user || !ok) throw new UnauthenticatedError('Wrong e-mail or password.');
+  if (!user.enabled) throw new UnauthenticatedError('This account is disabled.');
+  return { accessToken: await tokens.issue(user), tokenType: 'Bearer', expiresIn: ttlSeconds };
+}
+
+/** Creates or updates a seeded account; returns the password set (generated when none is given). */
+export async function ensureUser(
+  db: Database,
+  email: string,
+  role: Role,
+  password: string,
+  resetPassword: boolean,
+): Promise<'created' | 'updated' | 'kept'> {
+  const [existing] = await db.orm
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  if (!existing) {
+    await db.orm.insert(users).values({ email, role, passwordHash: await hashPassword(password) });
+    return 'created';
+  }
+  if (!resetPassword) return 'kept';
+  await db.orm
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .where(eq(users.id, existing.id));
+  return 'updated';
+}

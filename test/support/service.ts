@@ -1,0 +1,93 @@
+/** The whole HTTP service in this process on 127.0.0.1, over a fresh test database, with seeded accounts. */
+import { buildContainer, type Container, setContainer } from '../../lib/app/container';
+import { loadConfig } from '../../lib/config/config';
+import { seedLocalUsers } from '../../lib/identity/seed';
+import { startGateway, type Gateway } from '../../scripts/local/gateway';
+import { httpFunctions } from '../../functions/http/registry';
+import * as system from '../../functions/http/system';
+import { createTestDatabase, type TestDatabase } from './db';
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+export const USER = { email: 'user@example.com', password: 'user-password-1' };
+
+export interface TestService {
+  url: string;
+  container: Container;
+  testDb: TestDatabase;
+  adminToken: string;
+  userToken: string;
+  /** JSON request; `auth` is a token, `{ apiKey }`, or null for none. */
+  call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
+  stop(): Promise<void>;
+}
+
+export interface CallOptions {
+  auth?: string | { apiKey: string } | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const testDb = await createTestDatabase();
+  const config = loadConfig({
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
+    LOG_LEVEL: 'silent',
+    SERVICE_STAGE: 'test',
+    DATA_DIR: '/tmp/anomaly-monitor-test',
+    ...env,
+  });
+  const container = await buildContainer(config, { db: testDb.db });
+  setContainer(container);
+  await seedLocalUsers(testDb.db, { adminPassword: ADMIN.password, userPassword: USER.password });
+  const gateway: Gateway = await startGateway([
+    { name: 'system', prefixes: ['/api/v1/health', '/api/v1/openapi.json', '/api/v1/docs'], handler: system.handler as never },
+    ...httpFunctions,
+  ]);
+
+  const call = async (method: string, path: string, opts: CallOptions = {}): Promise<CallResult> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (typeof opts.auth === 'string') headers.authorization = `Bearer ${opts.auth}`;
+    else if (opts.auth && 'apiKey' in opts.auth) headers['x-api-key'] = opts.auth.apiKey;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(gateway.url + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed, text, headers: res.headers };
+  };
+
+  const token = async (who: { email: string; password: string }) => {
+    const r = await call('POST', '/api/v1/auth/token', { body: who });
+    if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
+    return r.body.accessToken as string;
+  };
+
+  return {
+    url: gateway.url,
+    container,
+    testDb,
+    adminToken: await token(ADMIN),
+    userToken: await token(USER),
+    call,
+    async stop() {
+      await gateway.close();
+      setContainer(undefined);
+      await testDb.drop();
+    },
+  };
+}
