@@ -25,6 +25,8 @@ export interface Config {
   connectorTestIntervalHours: number;
   seed: { adminPassword?: string; userPassword?: string };
   awsRegion: string;
+  /** Folder of the built web UI. */
+  webRoot: string;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
     seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },
     awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',
+    webRoot: path.resolve(str(env, 'WEB_ROOT') ?? path.join(str(env, 'LAMBDA_TASK_ROOT') ?? '.', 'web/dist')),
   };
 }
 

@@ -67,7 +67,8 @@ export function routing(routes: Route[]): MiddlewareObj<Event, Result> {
   return {
     before: (request) => {
       const event = request.event;
-      const requestId = event.requestContext?.requestId || randomUUID();
+      const lambdaId = (request.context as { awsRequestId?: string } | undefined)?.awsRequestId;
+      const requestId = lambdaId || event.requestContext?.requestId || randomUUID();
       const method = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
       const path = event.rawPath ?? '/';
       const s: HttpState = {
@@ -138,7 +139,7 @@ export function bodyParser(): MiddlewareObj<Event, Result> {
     before: (request) => {
       const s = state(request);
       const raw = s.rawBody;
-      if (raw === undefined || raw === '') return;
+      if (raw == null || raw === '') return;
       if (raw.length > MAX_BODY) throw new HttpStatusError(413, 'The request body is larger than 1 MiB.');
       const type = (s.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
       if (/^(application|text)\/(x-)?yaml$/.test(type)) {

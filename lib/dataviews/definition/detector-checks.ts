@@ -1,0 +1,105 @@
+/** Semantic checks of `analysis.detectors`: known type, typed params, cross-param rules, duplicates. */
+import type { FieldError } from '../../shared/errors';
+import {
+  DETECTOR_MODES,
+  DETECTOR_PARAM_SPECS,
+  DETECTOR_TYPES,
+  type DetectorConfig,
+  type DetectorType,
+  detectorTypeOf,
+  type ParamSpec,
+} from './detector-params';
+import { isRecord, stableKey } from './util';
+
+/** Checks one value against its spec; returns the normalised value or an error message. */
+function checkParam(spec: ParamSpec, value: unknown): { value?: unknown; error?: string } {
+  if (spec.kind === 'boolean') {
+    return typeof value === 'boolean' ? { value } : { error: 'must be true or false' };
+  }
+  if (spec.kind === 'mode') {
+    const mode = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+    return mode && (DETECTOR_MODES as readonly string[]).includes(mode)
+      ? { value: mode }
+      : { error: `must be one of: ${DETECTOR_MODES.join(', ')}` };
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) return { error: 'must be a finite number' };
+  if (spec.kind === 'integer' && !Number.isInteger(value)) return { error: 'must be a whole number' };
+  if (spec.above !== undefined && !(value > spec.above))
+    return { error: `must be greater than ${spec.above}` };
+  if (spec.min !== undefined && value < spec.min) return { error: `must be at least ${spec.min}` };
+  if (spec.max !== undefined && value > spec.max) return { error: `must be at most ${spec.max}` };
+  return { value };
+}
+
+/** Resolves the params of one detector (defaults applied), reporting each bad param at its own path. */
+export function checkDetectorParams(
+  type: DetectorType,
+  raw: unknown,
+  path: string,
+): { params: Record<string, unknown>; errors: FieldError[] } {
+  const specs = DETECTOR_PARAM_SPECS[type] as Record<string, ParamSpec>;
+  const errors: FieldError[] = [];
+  const given = isRecord(raw) ? raw : {};
+  for (const key of Object.keys(given)) {
+    if (!specs[key]) {
+      errors.push({
+        path: `${path}.${key}`,
+        message: `is not a parameter of the ${type} detector (known: ${Object.keys(specs).join(', ')})`,
+      });
+    }
+  }
+  // Params come out in table order, so stored definitions read the same whatever the input order.
+  const params: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(specs)) {
+    const value = given[key];
+    // YAML `key:` with nothing after it means "not set", so the default applies.
+    if (value === undefined || value === null) {
+      if (spec.default !== undefined) params[key] = spec.default;
+      continue;
+    }
+    const checked = checkParam(spec, value);
+    if (checked.error) errors.push({ path: `${path}.${key}`, message: checked.error });
+    else params[key] = checked.value;
+  }
+  const { minValue, maxValue, longerThan, shorterThan } = params as Record<string, number | undefined>;
+  if (minValue !== undefined && maxValue !== undefined && minValue > maxValue) {
+    errors.push({ path: `${path}.maxValue`, message: `must not be smaller than minValue (${minValue})` });
+  }
+  if (type === 'gap' && longerThan !== undefined && shorterThan !== undefined && longerThan >= shorterThan) {
+    errors.push({ path: `${path}.shorterThan`, message: `must be greater than longerThan (${longerThan})` });
+  }
+  return { params, errors };
+}
+
+/** Checks the detector list; returns resolved detectors (meaningful only when errors is empty). */
+export function checkDetectors(
+  raw: unknown,
+  path: string,
+): { detectors: DetectorConfig[]; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const detectors: DetectorConfig[] = [];
+  if (!Array.isArray(raw)) return { detectors, errors };
+  const seen = new Map<string, number>();
+  raw.forEach((item, i) => {
+    if (!isRecord(item) || typeof item.type !== 'string') return; // shape errors come from the schema
+    const type = detectorTypeOf(item.type);
+    if (!type) {
+      errors.push({
+        path: `${path}[${i}].type`,
+        message: `unknown detector type '${item.type}'; expected one of: ${DETECTOR_TYPES.join(', ')}`,
+      });
+      return;
+    }
+    const checked = checkDetectorParams(type, item.params, `${path}[${i}].params`);
+    errors.push(...checked.errors);
+    if (checked.errors.length > 0) return;
+    // Two identical detectors would report every anomaly twice.
+    const key = stableKey({ type, params: checked.params });
+    const first = seen.get(key);
+    if (first !== undefined) {
+      errors.push({ path: `${path}[${i}]`, message: `duplicates ${path}[${first}] (same type and params)` });
+    } else seen.set(key, i);
+    detectors.push({ type, params: checked.params } as unknown as DetectorConfig);
+  });
+  return { detectors, errors };
+}

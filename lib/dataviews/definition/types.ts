@@ -1,0 +1,70 @@
+/** The validated data view definition (Fact JSON, schemaVersion 3) with every default applied. */
+import type { DetectorConfig } from './detector-params';
+import type { RecurringRule, SpecialDate, SpecialPeriod } from './special-dates';
+
+export type LoadMode = 'full' | 'incremental';
+export type LoadTrigger = 'cron' | 'api';
+export type FillGapMethod = 'zero' | 'linear' | 'previous';
+/** Read-only lifecycle state returned by GET; never part of what a client defines. */
+export type DataViewState = 'prepared' | 'disabled' | 'enabled';
+
+export interface DataViewMetadata {
+  name: string;
+  domain: string;
+  description?: string;
+  /** Comma-separated, as written; see `tagList` for the parsed labels. */
+  tags?: string;
+  dataSource?: string;
+  enabled?: boolean;
+}
+
+export interface DataViewSource {
+  connector: string;
+  dateColumn: string;
+  valueColumn: string;
+  countColumn?: string;
+  loadMode: LoadMode;
+  trigger: LoadTrigger;
+  /** Present (and valid) whenever trigger is cron. */
+  cron?: string;
+  loadQuery: string;
+  customLoadQuery?: string;
+}
+
+export interface DataViewCategory {
+  name: string;
+  label: string;
+  parent?: string;
+}
+
+export interface DataViewAnalysis {
+  fillGapMethod: FillGapMethod;
+  ignoreLastNDays: number;
+  /** 0 means the whole history. */
+  scanInLastNDays: number;
+  detectors: DetectorConfig[];
+  specialDates: SpecialDate[];
+  recurringRules: RecurringRule[];
+  specialPeriods: SpecialPeriod[];
+}
+
+/**
+ * A definition as validateDefinition returns it: still a valid Fact JSON document (validating it
+ * again gives the same value), with detector types lower-case, params and defaults filled in,
+ * special dates in object form, and unset optional fields left out.
+ */
+export interface DataViewDefinition {
+  schemaVersion: 3;
+  metadata: DataViewMetadata;
+  source: DataViewSource;
+  categories: DataViewCategory[];
+  analysis: DataViewAnalysis;
+}
+
+/** Context the semantic checks need from outside the document. */
+export interface DefinitionContext {
+  connectorExists: (name: string) => boolean;
+}
+
+export type { DetectorConfig, DetectorMode, DetectorParams, DetectorType } from './detector-params';
+export type { Impact, RecurringRule, SpecialCalendar, SpecialDate, SpecialPeriod } from './special-dates';
