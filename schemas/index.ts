@@ -1,6 +1,8 @@
 /** Every JSON Schema of the service, registered with ajv by lib/shared/validation.ts and listed in the OpenAPI document. */
+import comment from './comment.schema.json' with { type: 'json' };
 import common from './common.schema.json' with { type: 'json' };
 import dataview from './dataview.schema.json' with { type: 'json' };
+import filter from './filter.schema.json' with { type: 'json' };
 import identity from './identity.schema.json' with { type: 'json' };
 
-export const allSchemas: Array<{ $id: string; [key: string]: unknown }> = [common, identity, dataview];
+export const allSchemas: Array<{ $id: string; [key: string]: unknown }> = [common, identity, dataview, comment, filter];

@@ -1,0 +1,196 @@
+/** Shapes shared by the filter domain: the anomaly record, aggregates and parsed filter settings. */
+
+export type AnomalyResult = 'Positive' | 'Negative';
+
+/** A comment as attached to an anomaly record (the stored comment, see lib/comments). */
+export interface AnomalyComment {
+  id: number;
+  text: string;
+  email: string;
+  dataViewId: number;
+  dateFrom: string;
+  dateTo: string;
+  categories: Record<string, string | null>;
+}
+
+/**
+ * One anomaly as filters present it (DESIGN.md, "Anomaly record fields").
+ * Dates are yyyy-MM-dd; a category that is absent or null is the "all" value of that dimension.
+ * Measures may be null when a detector cannot compute them (e.g. no prediction): null ranks last.
+ */
+export interface AnomalyRecord {
+  id: number;
+  dataViewId: number;
+  /** `<domain> / <name>` */
+  dataView: string;
+  seriesId: number;
+  type: string;
+  startDate: string;
+  endDate: string;
+  /** Days, inclusive of both ends. */
+  duration: number;
+  actualValue: number | null;
+  predictedValue: number | null;
+  change: number | null;
+  /** Percent points (25 means +25 %). */
+  changePct: number | null;
+  changeCum: number | null;
+  /** Percent points of the whole (0..100). */
+  sharePct: number | null;
+  recurrence: number | null;
+  result: AnomalyResult;
+  categories: Record<string, string | null>;
+  sin: number | null;
+  sim: number | null;
+  comments: AnomalyComment[];
+}
+
+export const TIME_RANGE_PRESETS = [
+  'Custom',
+  'Yesterday',
+  'Last 2 Days',
+  'Last 4 Days',
+  'Last 7 Days',
+  'Last 15 Days',
+  'Last 30 Days',
+  'This Week',
+  'Previous Week',
+  'Previous 2 Weeks',
+  'This Month',
+  'Previous Month',
+  'This Year',
+  'Previous Year',
+] as const;
+export type TimeRangePreset = (typeof TIME_RANGE_PRESETS)[number];
+
+export const SORT_BY_VALUES = [
+  'Duration',
+  'Date',
+  'SIN',
+  'SIM',
+  'Anomaly Value',
+  'Predicted Value',
+  'Change',
+  'Change %',
+  'Change Cum',
+  'Category Share %',
+] as const;
+export type SortBy = (typeof SORT_BY_VALUES)[number];
+
+export const AGGREGATION_MODES = ['Hierarchical', 'Graph'] as const;
+export type AggregationMode = (typeof AGGREGATION_MODES)[number];
+
+/** The filter body as the API stores it (schemas/filter.schema.json), read-only fields removed. */
+export interface FilterDefinition {
+  name: string;
+  comment: string;
+  timeRange: TimeRangePreset;
+  dataViews: string;
+  anomalyTypes: string;
+  anomalyResult: string;
+  categoriesFilter: string;
+  sortBy: SortBy;
+  limit: number;
+  isAggregated: boolean;
+  aggregationMode: AggregationMode;
+  minCommonCategories: number;
+  isSummarized: boolean;
+  instructions: string;
+  splitByType: boolean;
+  graphThreshold: number;
+  graphWeights: string;
+  recurrenceFrom: number | null;
+  recurrenceTo: number | null;
+  changePctFrom: number | null;
+  changePctTo: number | null;
+  changeFrom: number | null;
+  changeTo: number | null;
+  sharePctFrom: number | null;
+  sharePctTo: number | null;
+  /** Only with timeRange Custom (then required). */
+  dateFrom?: string | null;
+  dateTo?: string | null;
+}
+
+export interface DataViewRef {
+  domain: string;
+  name: string;
+}
+
+/** Inclusive numeric bound; null on either side means unbounded there. */
+export interface NumericBound {
+  from: number | null;
+  to: number | null;
+}
+
+/** What applyFilter needs: everything but data-view and time scoping. Missing fields do not constrain. */
+export interface SelectionSettings {
+  /** Type codes, compared case-insensitively; empty means every type. */
+  anomalyTypes: string[];
+  /** Empty means both signs. */
+  anomalyResults: AnomalyResult[];
+  /** Category name → required value; every entry must hold. */
+  categories: Record<string, string>;
+  recurrence: NumericBound;
+  /** Applies to |changePct|. */
+  changePct: NumericBound;
+  /** Applies to |change|. */
+  change: NumericBound;
+  sharePct: NumericBound;
+}
+
+export interface RankSettings {
+  sortBy: SortBy;
+  limit: number;
+  splitByType: boolean;
+}
+
+export interface AggregationSettings {
+  isAggregated: boolean;
+  aggregationMode: AggregationMode;
+  minCommonCategories: number;
+  /** 0..1: share of the compared category weight that must agree. */
+  graphThreshold: number;
+  /** Category → weight; categories not listed weigh 1. */
+  graphWeights: Record<string, number>;
+}
+
+/** A filter after parsing its `;` strings: what runFilter and the repository work with. */
+export interface FilterSettings extends SelectionSettings, RankSettings, AggregationSettings {
+  timeRange: TimeRangePreset;
+  dateFrom: string | null;
+  dateTo: string | null;
+  /** Empty means every data view the caller can access. */
+  dataViews: DataViewRef[];
+}
+
+/** A group of anomalies rolled up by hierarchical or graph aggregation (docs/filters.md). */
+export interface AggregateRecord {
+  /** Deterministic: the mode letter and a hash of the member ids. */
+  id: string;
+  dataViewId: number;
+  dataView: string;
+  result: AnomalyResult;
+  startDate: string;
+  endDate: string;
+  types: string[];
+  /** Days spanned from the earliest start to the latest end, inclusive. */
+  duration: number;
+  actualValue: number | null;
+  predictedValue: number | null;
+  change: number | null;
+  changePct: number | null;
+  changeCum: number | null;
+  sharePct: number | null;
+  sin: number | null;
+  sim: number | null;
+  n: number;
+  commonCategories: Record<string, string>;
+  differentCategories: string[];
+  members: AnomalyRecord[];
+}
+
+export interface FilterRun {
+  anomalies: AnomalyRecord[];
+  aggregates?: AggregateRecord[];
+}
