@@ -15,10 +15,15 @@ import { freePort, portIsFree } from './local/ports';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-async function waitForHealth(url: string, child: { exitCode: number | null }, timeoutMs: number): Promise<void> {
+async function waitForHealth(
+  url: string,
+  child: { exitCode: number | null },
+  timeoutMs: number,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error('serverless offline exited during start-up (see its output above)');
+    if (child.exitCode !== null)
+      throw new Error('serverless offline exited during start-up (see its output above)');
     try {
       const r = await fetch(`${url}/api/v1/health`);
       if (r.ok) return;
@@ -37,7 +42,10 @@ async function main(): Promise<void> {
     throw new Error(`port ${config.port} is in use; set PORT to another port`);
   }
   mkdirSync(config.dataDir, { recursive: true });
-  const keys = loadOrCreateLocalKeys(config.dataDir, { jwtSecret: config.auth.jwtSecret, masterKey: config.secrets.masterKey });
+  const keys = loadOrCreateLocalKeys(config.dataDir, {
+    jwtSecret: config.auth.jwtSecret,
+    masterKey: config.secrets.masterKey,
+  });
 
   let databaseUrl = config.databaseUrl;
   let served: Awaited<ReturnType<typeof servePglite>> | undefined;
@@ -63,7 +71,11 @@ async function main(): Promise<void> {
     WEB_ROOT: path.join(root, 'web/dist'),
   };
   const bin = path.join(root, 'node_modules/.bin/serverless');
-  const child = spawn(bin, ['offline', 'start', '--stage', 'local'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(bin, ['offline', 'start', '--stage', 'local'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 
   const stop = async (code: number) => {
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -83,7 +95,8 @@ async function main(): Promise<void> {
     `  Database:      ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
     '  Sign in with:',
     ...accounts.map(
-      (a) => `    ${a.role.padEnd(9)} ${a.email}  password: ${a.password}${a.generated ? '  (generated; set SEED_' + (a.role === 'admin' ? 'ADMIN' : 'USER') + '_PASSWORD to choose)' : ''}`,
+      (a) =>
+        `    ${a.role.padEnd(9)} ${a.email}  password: ${a.password}${a.generated ? '  (generated; set SEED_' + (a.role === 'admin' ? 'ADMIN' : 'USER') + '_PASSWORD to choose)' : ''}`,
     ),
     `  Token: curl -s -X POST ${url}/api/v1/auth/token -H 'content-type: application/json' -d '{"email":"${accounts[0].email}","password":"${accounts[0].password}"}'`,
     'Press Ctrl+C to stop.',

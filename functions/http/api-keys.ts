@@ -24,7 +24,13 @@ export const routes: Route[] = [
     summary: 'Create an API key; the key is in this answer only',
     body: 'api-key-create',
     handle: async ({ caller, body }) =>
-      created(await createApiKey(await db(), caller, body as { name: string; permissions: Permission[]; userId?: number })),
+      created(
+        await createApiKey(
+          await db(),
+          caller,
+          body as { name: string; permissions: Permission[]; userId?: number },
+        ),
+      ),
   },
   {
     method: 'DELETE',

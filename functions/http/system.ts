@@ -19,7 +19,12 @@ export const routes: Route[] = [
       const c = await getContainer();
       const started = Date.now();
       await c.db.rows(sql`SELECT 1`);
-      return { status: 'ok', version, database: { kind: c.db.kind, ms: Date.now() - started }, time: c.clock.now() };
+      return {
+        status: 'ok',
+        version,
+        database: { kind: c.db.kind, ms: Date.now() - started },
+        time: c.clock.now(),
+      };
     },
   },
   {

@@ -2,7 +2,14 @@ import { getContainer } from '../../lib/app/container';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { created, noContent, type Route } from '../../lib/http/router';
-import { createUser, deleteUser, getUser, listUsers, updateUser, type UserInput } from '../../lib/identity/users';
+import {
+  createUser,
+  deleteUser,
+  getUser,
+  listUsers,
+  updateUser,
+  type UserInput,
+} from '../../lib/identity/users';
 
 const db = async () => (await getContainer()).db;
 

@@ -19,7 +19,12 @@ export interface Config {
     oidcAudience?: string;
   };
   secrets: { backend: 'local' | 'aws'; masterKey?: string; awsPrefix: string };
-  queue: { backend: 'local' | 'sqs'; sqsEndpoint?: string; queueUrls: Record<string, string>; lambdaEndpoint?: string };
+  queue: {
+    backend: 'local' | 'sqs';
+    sqsEndpoint?: string;
+    queueUrls: Record<string, string>;
+    lambdaEndpoint?: string;
+  };
   license: { plan: string; maxDataViews: number };
   connectorTimeoutMs: number;
   connectorTestIntervalHours: number;

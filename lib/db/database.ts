@@ -2,7 +2,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 
-// biome-ignore lint/suspicious/noExplicitAny: the two drivers differ only in their result HKT
+// The two drivers differ only in their result HKT.
 export type Orm = PgDatabase<any, any>;
 
 export interface Database {

@@ -16,7 +16,8 @@ function toResult(value: unknown, requestId: string): Result {
   const r = value instanceof HttpResult ? value : new HttpResult(200, value);
   const headers: Record<string, string> = { 'x-request-id': requestId, ...r.headers };
   if (r.body === undefined) return { statusCode: r.status, headers };
-  if (typeof r.body === 'string' && headers['content-type']) return { statusCode: r.status, headers, body: r.body };
+  if (typeof r.body === 'string' && headers['content-type'])
+    return { statusCode: r.status, headers, body: r.body };
   headers['content-type'] ??= 'application/json';
   return { statusCode: r.status, headers, body: JSON.stringify(r.body) };
 }

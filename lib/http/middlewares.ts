@@ -78,7 +78,10 @@ export function routing(routes: Route[]): MiddlewareObj<Event, Result> {
         started: Date.now(),
         log: logger.child({ requestId, method, path }),
         headers: lowerHeaders(event.headers),
-        rawBody: event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body,
+        rawBody:
+          event.body && event.isBase64Encoded
+            ? Buffer.from(event.body, 'base64').toString('utf8')
+            : event.body,
         params: {},
         caller: anonymous,
       };
@@ -86,7 +89,9 @@ export function routing(routes: Route[]): MiddlewareObj<Event, Result> {
       const match = matchRoute(table, method, path);
       if (match.kind === 'not-found') throw new HttpStatusError(404, `No endpoint ${method} ${path}.`);
       if (match.kind === 'method-not-allowed') {
-        throw new HttpStatusError(405, `${method} is not allowed on ${path}.`, { allow: match.allowed.join(', ') });
+        throw new HttpStatusError(405, `${method} is not allowed on ${path}.`, {
+          allow: match.allowed.join(', '),
+        });
       }
       s.route = match.route;
       s.params = match.params;
@@ -143,12 +148,16 @@ export function bodyParser(): MiddlewareObj<Event, Result> {
       if (raw.length > MAX_BODY) throw new HttpStatusError(413, 'The request body is larger than 1 MiB.');
       const type = (s.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
       if (/^(application|text)\/(x-)?yaml$/.test(type)) {
-        if (!s.route!.yaml) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes application/json only.');
+        if (!s.route!.yaml)
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes application/json only.');
         s.body = raw;
         return;
       }
       if (type !== 'application/json' && !type.endsWith('+json') && type !== 'text/plain') {
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported; send application/json.`);
+        throw new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `Content-Type ${type} is not supported; send application/json.`,
+        );
       }
       try {
         s.body = JSON.parse(raw);

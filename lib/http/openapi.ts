@@ -38,7 +38,9 @@ const security = {
   public: [],
 };
 
-const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+const problem = {
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+};
 
 export function buildOpenApi(routes: Route[], info: { version: string; serverUrl?: string }): Json {
   const paths: Record<string, Json> = {};
@@ -59,11 +61,17 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
         [String(r.response?.status ?? (r.method === 'POST' ? 200 : 200))]: {
           description: r.response?.description ?? 'Success',
           ...(r.response?.schema
-            ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.response.schema}` } } } }
+            ? {
+                content: {
+                  'application/json': { schema: { $ref: `#/components/schemas/${r.response.schema}` } },
+                },
+              }
             : {}),
         },
         '400': { description: 'Invalid input', ...problem },
-        ...(r.access === 'public' ? {} : { '401': { description: 'Missing or bad credentials', ...problem } }),
+        ...(r.access === 'public'
+          ? {}
+          : { '401': { description: 'Missing or bad credentials', ...problem } }),
         ...(r.access === 'public' || r.access === 'authenticated'
           ? {}
           : { '403': { description: 'Not allowed', ...problem } }),
@@ -75,8 +83,7 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
       if (r.yaml) content['application/yaml'] = { schema: { type: 'string' } };
       op.requestBody = { required: true, content };
     }
-    const path = (paths[r.path] ??= {});
-    path[r.method.toLowerCase()] = op;
+    paths[r.path] = { ...paths[r.path], [r.method.toLowerCase()]: op };
   }
   return {
     openapi: '3.1.0',
@@ -107,7 +114,10 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
             requestId: { type: 'string' },
             errors: {
               type: 'array',
-              items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+              items: {
+                type: 'object',
+                properties: { path: { type: 'string' }, message: { type: 'string' } },
+              },
             },
           },
         },

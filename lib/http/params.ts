@@ -15,7 +15,8 @@ export function optionalDate(value: string | undefined, name: string): string | 
     throw ValidationError.field(name, `must be a date in the form yyyy-MM-dd, got '${value}'`);
   }
   const d = new Date(`${value}T00:00:00Z`);
-  if (d.toISOString().slice(0, 10) !== value) throw ValidationError.field(name, `is not a real date: '${value}'`);
+  if (d.toISOString().slice(0, 10) !== value)
+    throw ValidationError.field(name, `is not a real date: '${value}'`);
   return value;
 }
 

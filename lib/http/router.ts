@@ -83,7 +83,8 @@ export function matchRoute(table: Compiled[], method: string, path: string): Mat
   }
   if (hits.length === 0) return { kind: 'not-found' };
   const sameMethod = hits.filter((h) => h.c.route.method === method);
-  if (sameMethod.length === 0) return { kind: 'method-not-allowed', allowed: [...new Set(hits.map((h) => h.c.route.method))] };
+  if (sameMethod.length === 0)
+    return { kind: 'method-not-allowed', allowed: [...new Set(hits.map((h) => h.c.route.method))] };
   sameMethod.sort((a, b) => a.c.names.length - b.c.names.length);
   return { kind: 'found', route: sameMethod[0].c.route, params: sameMethod[0].params };
 }

@@ -32,7 +32,12 @@ export async function readStatic(root: string, urlPath: string): Promise<StaticF
   const clean = path.normalize(decodeURIComponent(urlPath)).replace(/^(\.\.(\/|\\|$))+/, '');
   const full = path.join(root, clean);
   if (!full.startsWith(path.resolve(root))) {
-    return { status: 404, contentType: 'text/plain', body: Buffer.from('Not found'), cacheControl: 'no-store' };
+    return {
+      status: 404,
+      contentType: 'text/plain',
+      body: Buffer.from('Not found'),
+      cacheControl: 'no-store',
+    };
   }
   const ext = path.extname(full);
   if (ext && ext !== '.html') {
@@ -46,12 +51,27 @@ export async function readStatic(root: string, urlPath: string): Promise<StaticF
         cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
       };
     } catch {
-      return { status: 404, contentType: 'text/plain', body: Buffer.from('Not found'), cacheControl: 'no-store' };
+      return {
+        status: 404,
+        contentType: 'text/plain',
+        body: Buffer.from('Not found'),
+        cacheControl: 'no-store',
+      };
     }
   }
   try {
-    return { status: 200, contentType: types['.html'], body: await readFile(path.join(root, 'index.html')), cacheControl: 'no-cache' };
+    return {
+      status: 200,
+      contentType: types['.html'],
+      body: await readFile(path.join(root, 'index.html')),
+      cacheControl: 'no-cache',
+    };
   } catch {
-    return { status: 200, contentType: types['.html'], body: Buffer.from(placeholder), cacheControl: 'no-cache' };
+    return {
+      status: 200,
+      contentType: types['.html'],
+      body: Buffer.from(placeholder),
+      cacheControl: 'no-cache',
+    };
   }
 }

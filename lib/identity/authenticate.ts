@@ -25,7 +25,10 @@ function header(headers: Record<string, string | undefined>, name: string): stri
   return headers[name] ?? headers[name.toLowerCase()];
 }
 
-export async function authenticate(deps: AuthDeps, headers: Record<string, string | undefined>): Promise<Caller> {
+export async function authenticate(
+  deps: AuthDeps,
+  headers: Record<string, string | undefined>,
+): Promise<Caller> {
   const apiKey = header(headers, 'x-api-key');
   const authz = header(headers, 'authorization');
   if (apiKey) return fromApiKey(deps.db, apiKey.trim());
@@ -47,8 +50,10 @@ async function fromToken(deps: AuthDeps, token: string): Promise<Caller> {
         ? eq(users.id, claims.userId)
         : sql`lower(${users.email}) = lower(${claims.email})`,
     );
-  if (!user || !user.enabled) throw new UnauthenticatedError('The account is unknown or disabled.');
-  const permissions = new Set<Permission>(user.role === 'admin' ? ['read', 'process', 'admin'] : ['read', 'process']);
+  if (!user?.enabled) throw new UnauthenticatedError('The account is unknown or disabled.');
+  const permissions = new Set<Permission>(
+    user.role === 'admin' ? ['read', 'process', 'admin'] : ['read', 'process'],
+  );
   return {
     userId: user.id,
     email: user.email,
@@ -66,7 +71,7 @@ async function fromApiKey(db: Database, key: string): Promise<Caller> {
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
   const row = rows[0];
-  if (!row || !row.user.enabled) throw new UnauthenticatedError('The API key is unknown, revoked or disabled.');
+  if (!row?.user.enabled) throw new UnauthenticatedError('The API key is unknown, revoked or disabled.');
   const granted = new Set(row.key.permissions as Permission[]);
   // A key never grants more than its user has: admin only for admin users.
   if (row.user.role !== 'admin') granted.delete('admin');

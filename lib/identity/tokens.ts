@@ -44,7 +44,8 @@ export class TokenService {
     try {
       if (this.key) {
         try {
-          payload = (await jwtVerify(token, this.key, { issuer: LOCAL_ISSUER, algorithms: ['HS256'] })).payload;
+          payload = (await jwtVerify(token, this.key, { issuer: LOCAL_ISSUER, algorithms: ['HS256'] }))
+            .payload;
         } catch (e) {
           if (!this.jwks) throw e;
         }
@@ -59,7 +60,9 @@ export class TokenService {
       }
     } catch (e) {
       const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED';
-      throw new UnauthenticatedError(expired ? 'The access token has expired.' : 'The access token is not valid.');
+      throw new UnauthenticatedError(
+        expired ? 'The access token has expired.' : 'The access token is not valid.',
+      );
     }
     if (!payload) throw new UnauthenticatedError('The access token is not valid.');
     const email = typeof payload.email === 'string' ? payload.email : undefined;

@@ -54,13 +54,18 @@ function view(row: UserRow, ids: number[] | undefined): UserView {
 async function setAssignments(db: Database, userId: number, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length > 0) {
-    const found = await db.orm.select({ id: dataViews.id }).from(dataViews).where(inArray(dataViews.id, unique));
+    const found = await db.orm
+      .select({ id: dataViews.id })
+      .from(dataViews)
+      .where(inArray(dataViews.id, unique));
     const known = new Set(found.map((r: { id: number }) => r.id));
     const missing = unique.filter((id) => !known.has(id));
-    if (missing.length) throw ValidationError.field('dataViewIds', `unknown data view id(s): ${missing.join(', ')}`);
+    if (missing.length)
+      throw ValidationError.field('dataViewIds', `unknown data view id(s): ${missing.join(', ')}`);
   }
   await db.orm.delete(userDataViews).where(eq(userDataViews.userId, userId));
-  if (unique.length) await db.orm.insert(userDataViews).values(unique.map((dataViewId) => ({ userId, dataViewId })));
+  if (unique.length)
+    await db.orm.insert(userDataViews).values(unique.map((dataViewId) => ({ userId, dataViewId })));
 }
 
 async function emailTaken(db: Database, email: string, exceptId?: number): Promise<boolean> {
@@ -108,7 +113,12 @@ export async function createUser(db: Database, caller: Caller, input: UserInput)
   });
 }
 
-export async function updateUser(db: Database, caller: Caller, id: number, input: UserInput): Promise<UserView> {
+export async function updateUser(
+  db: Database,
+  caller: Caller,
+  id: number,
+  input: UserInput,
+): Promise<UserView> {
   requireAdmin(caller);
   return db.tx(async (tx) => {
     const [existing] = await tx.orm.select().from(users).where(eq(users.id, id));
@@ -145,10 +155,7 @@ export async function signIn(
   email: string,
   password: string,
 ): Promise<{ accessToken: string; tokenType: 'Bearer'; expiresIn: number }> {
-  const [user] = await db.orm
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
+  const [user] = await db.orm.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
   const ok = user ? await verifyPassword(password, user.passwordHash) : false;
   if (!user || !ok) throw new UnauthenticatedError('Wrong e-mail or password.');
   if (!user.enabled) throw new UnauthenticatedError('This account is disabled.');
@@ -163,10 +170,7 @@ export async function ensureUser(
   password: string,
   resetPassword: boolean,
 ): Promise<'created' | 'updated' | 'kept'> {
-  const [existing] = await db.orm
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
+  const [existing] = await db.orm.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
   if (!existing) {
     await db.orm.insert(users).values({ email, role, passwordHash: await hashPassword(password) });
     return 'created';

@@ -67,7 +67,10 @@ export function validate<T>(schemaId: string, data: unknown): T {
     const errors = toFieldErrors(fn.errors);
     const first = errors[0];
     const summary = first ? `${first.path || 'body'} ${first.message}` : 'invalid';
-    throw new ValidationError(`Invalid request: ${summary}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, errors);
+    throw new ValidationError(
+      `Invalid request: ${summary}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`,
+      errors,
+    );
   }
   return data as T;
 }

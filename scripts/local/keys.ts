@@ -8,7 +8,10 @@ export interface LocalKeys {
   masterKey: string;
 }
 
-export function loadOrCreateLocalKeys(dataDir: string, given: Partial<LocalKeys>): LocalKeys & { created: boolean } {
+export function loadOrCreateLocalKeys(
+  dataDir: string,
+  given: Partial<LocalKeys>,
+): LocalKeys & { created: boolean } {
   const file = path.join(dataDir, 'local-keys.json');
   let stored: Partial<LocalKeys> = {};
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalKeys>;

@@ -33,7 +33,11 @@ describe(`npm start on ${backendName}`, () => {
       testDb = await createTestDatabase();
       env.DATABASE_URL = testDb.url!;
     }
-    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: root, env, stdio: 'pipe' });
+    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      cwd: root,
+      env,
+      stdio: 'pipe',
+    });
     child.stdout?.on('data', (d) => {
       output += d;
     });
@@ -67,7 +71,9 @@ describe(`npm start on ${backendName}`, () => {
   it('answers health, serves the OpenAPI document and its page', async () => {
     const health = await fetch(`${url}/api/v1/health`);
     expect(health.status).toBe(200);
-    const doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(Object.keys(doc.paths)).toContain('/api/v1/auth/token');
     const page = await fetch(`${url}/api/v1/docs`);
     expect(await page.text()).toContain('API reference');

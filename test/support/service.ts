@@ -47,7 +47,11 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   setContainer(container);
   await seedLocalUsers(testDb.db, { adminPassword: ADMIN.password, userPassword: USER.password });
   const gateway: Gateway = await startGateway([
-    { name: 'system', prefixes: ['/api/v1/health', '/api/v1/openapi.json', '/api/v1/docs'], handler: system.handler as never },
+    {
+      name: 'system',
+      prefixes: ['/api/v1/health', '/api/v1/openapi.json', '/api/v1/docs'],
+      handler: system.handler as never,
+    },
     ...httpFunctions,
   ]);
 

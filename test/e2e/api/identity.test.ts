@@ -19,7 +19,9 @@ describe(`identity over HTTP on ${backendName}`, () => {
   it("lets the seeded admin's token use an admin-only endpoint", async () => {
     const r = await s.call('GET', '/api/v1/users', { auth: s.adminToken });
     expect(r.status).toBe(200);
-    expect(r.body.map((u: { email: string }) => u.email)).toEqual(expect.arrayContaining([ADMIN.email, USER.email]));
+    expect(r.body.map((u: { email: string }) => u.email)).toEqual(
+      expect.arrayContaining([ADMIN.email, USER.email]),
+    );
   });
 
   it("refuses the data user's token on an admin-only endpoint with 403", async () => {
@@ -31,7 +33,9 @@ describe(`identity over HTTP on ${backendName}`, () => {
 
   it('answers 401 to no credentials, a wrong password, a forged token and an expired token', async () => {
     expect((await s.call('GET', '/api/v1/users')).status).toBe(401);
-    const wrong = await s.call('POST', '/api/v1/auth/token', { body: { email: ADMIN.email, password: 'nope' } });
+    const wrong = await s.call('POST', '/api/v1/auth/token', {
+      body: { email: ADMIN.email, password: 'nope' },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.detail).toBe('Wrong e-mail or password.');
     const forged = await new SignJWT({ email: ADMIN.email, role: 'admin' })
@@ -41,7 +45,10 @@ describe(`identity over HTTP on ${backendName}`, () => {
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('some-other-secret-of-enough-length'));
     expect((await s.call('GET', '/api/v1/users', { auth: forged })).status).toBe(401);
-    const expired = await s.container.tokens.issue({ id: 1, email: ADMIN.email, role: 'admin' }, new Date(Date.now() - 48 * 3600e3));
+    const expired = await s.container.tokens.issue(
+      { id: 1, email: ADMIN.email, role: 'admin' },
+      new Date(Date.now() - 48 * 3600e3),
+    );
     const r = await s.call('GET', '/api/v1/users', { auth: expired });
     expect(r.status).toBe(401);
     expect(r.body.detail).toMatch(/expired/);
@@ -53,11 +60,21 @@ describe(`identity over HTTP on ${backendName}`, () => {
       body: { email: 'carol@example.com', role: 'data-user', password: 'carol-password' },
     });
     expect(create.status).toBe(201);
-    expect(create.body).toMatchObject({ email: 'carol@example.com', role: 'data-user', enabled: true, dataViewIds: [] });
+    expect(create.body).toMatchObject({
+      email: 'carol@example.com',
+      role: 'data-user',
+      enabled: true,
+      dataViewIds: [],
+    });
     expect(create.body.password).toBeUndefined();
-    const ok = await s.call('POST', '/api/v1/auth/token', { body: { email: 'carol@example.com', password: 'carol-password' } });
+    const ok = await s.call('POST', '/api/v1/auth/token', {
+      body: { email: 'carol@example.com', password: 'carol-password' },
+    });
     expect(ok.status).toBe(200);
-    const disable = await s.call('PUT', `/api/v1/users/${create.body.id}`, { auth: s.adminToken, body: { enabled: false } });
+    const disable = await s.call('PUT', `/api/v1/users/${create.body.id}`, {
+      auth: s.adminToken,
+      body: { enabled: false },
+    });
     expect(disable.status).toBe(200);
     const refused = await s.call('POST', '/api/v1/auth/token', {
       body: { email: 'carol@example.com', password: 'carol-password' },
@@ -69,9 +86,15 @@ describe(`identity over HTTP on ${backendName}`, () => {
   });
 
   it('refuses a duplicate e-mail with 409 and a bad body with 400 naming the field', async () => {
-    const dup = await s.call('POST', '/api/v1/users', { auth: s.adminToken, body: { email: USER.email, role: 'data-user' } });
+    const dup = await s.call('POST', '/api/v1/users', {
+      auth: s.adminToken,
+      body: { email: USER.email, role: 'data-user' },
+    });
     expect(dup.status).toBe(409);
-    const bad = await s.call('POST', '/api/v1/users', { auth: s.adminToken, body: { email: 'x@example.com', role: 'boss' } });
+    const bad = await s.call('POST', '/api/v1/users', {
+      auth: s.adminToken,
+      body: { email: 'x@example.com', role: 'boss' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toContainEqual(expect.objectContaining({ path: 'role' }));
     const malformed = await s.call('POST', '/api/v1/users', { auth: s.adminToken, body: '{"email":' });
@@ -89,12 +112,17 @@ describe(`identity over HTTP on ${backendName}`, () => {
     const listed = await s.call('GET', '/api/v1/api-keys', { auth: s.adminToken });
     expect(JSON.stringify(listed.body)).not.toContain(key);
     expect((await s.call('GET', '/api/v1/users', { auth: { apiKey: key } })).status).toBe(200);
-    expect((await s.call('DELETE', `/api/v1/api-keys/${created.body.id}`, { auth: s.adminToken })).status).toBe(204);
+    expect(
+      (await s.call('DELETE', `/api/v1/api-keys/${created.body.id}`, { auth: s.adminToken })).status,
+    ).toBe(204);
     expect((await s.call('GET', '/api/v1/users', { auth: { apiKey: key } })).status).toBe(401);
   });
 
   it('gives a read-only key no admin rights', async () => {
-    const created = await s.call('POST', '/api/v1/api-keys', { auth: s.adminToken, body: { name: 'ro', permissions: ['read'] } });
+    const created = await s.call('POST', '/api/v1/api-keys', {
+      auth: s.adminToken,
+      body: { name: 'ro', permissions: ['read'] },
+    });
     const r = await s.call('GET', '/api/v1/users', { auth: { apiKey: created.body.key } });
     expect(r.status).toBe(403);
   });
@@ -103,7 +131,12 @@ describe(`identity over HTTP on ${backendName}`, () => {
     const doc = await s.call('GET', '/api/v1/openapi.json');
     expect(doc.status).toBe(200);
     expect(Object.keys(doc.body.paths)).toEqual(
-      expect.arrayContaining(['/api/v1/auth/token', '/api/v1/users/{id}', '/api/v1/api-keys', '/api/v1/health']),
+      expect.arrayContaining([
+        '/api/v1/auth/token',
+        '/api/v1/users/{id}',
+        '/api/v1/api-keys',
+        '/api/v1/health',
+      ]),
     );
     const page = await s.call('GET', '/api/v1/docs');
     expect(page.headers.get('content-type')).toContain('text/html');

@@ -15,7 +15,15 @@ describe(`service database on ${backendName}`, () => {
       sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
     expect(rows.map((r) => r.table_name)).toEqual(
-      expect.arrayContaining(['users', 'api_keys', 'data_views', 'connectors', 'comments', 'jobs', 'filters']),
+      expect.arrayContaining([
+        'users',
+        'api_keys',
+        'data_views',
+        'connectors',
+        'comments',
+        'jobs',
+        'filters',
+      ]),
     );
   });
 
