@@ -8,7 +8,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../lib/config/config';
 import { connectDatabase } from '../lib/db/connect';
+import { verifyStoredSecrets } from '../lib/connectors/service';
 import { seedLocalUsers } from '../lib/identity/seed';
+import { createSecretStore } from '../lib/secrets/index';
 import { loadOrCreateLocalKeys } from './local/keys';
 import { servePglite } from './local/pglite-server';
 import { freePort, portIsFree } from './local/ports';
@@ -55,6 +57,18 @@ async function main(): Promise<void> {
     databaseUrl = served.url;
   }
   const db = await connectDatabase({ databaseUrl, migrate: true, maxConnections: 2 });
+  try {
+    if (config.secrets.backend === 'local') {
+      await verifyStoredSecrets({
+        db,
+        secrets: createSecretStore({ backend: 'local', masterKey: keys.masterKey }),
+      });
+    }
+  } catch (e) {
+    await db.close();
+    await served?.close();
+    throw e;
+  }
   const accounts = await seedLocalUsers(db, config.seed);
   await db.close();
 

@@ -1,8 +1,9 @@
 /** The composition root: builds each adapter once per process from the config; tests install their own. */
-import { type Config, config as loadConfig } from '../config/config';
+import { type Config, ConfigError, config as loadConfig } from '../config/config';
 import { connectDatabase } from '../db/connect';
 import type { Database } from '../db/database';
 import { TokenService } from '../identity/tokens';
+import { createSecretStore, type SecretStore } from '../secrets/index';
 import { setLogLevel } from '../shared/logger';
 import { type Clock, systemClock } from '../shared/clock';
 
@@ -11,6 +12,19 @@ export interface Container {
   db: Database;
   tokens: TokenService;
   clock: Clock;
+  secrets: SecretStore;
+}
+
+function secretStoreFor(cfg: Config): SecretStore {
+  if (cfg.secrets.backend === 'aws') {
+    return createSecretStore({ backend: 'aws', prefix: cfg.secrets.awsPrefix, region: cfg.awsRegion });
+  }
+  if (!cfg.secrets.masterKey) {
+    throw new ConfigError(
+      'MASTER_KEY is required with SECRETS_BACKEND=local (npm start generates one into DATA_DIR)',
+    );
+  }
+  return createSecretStore({ backend: 'local', masterKey: cfg.secrets.masterKey });
 }
 
 let current: Promise<Container> | undefined;
@@ -33,7 +47,8 @@ export async function buildContainer(cfg: Config, overrides: Partial<Container> 
       jwksUrl: cfg.auth.oidcJwksUrl,
       audience: cfg.auth.oidcAudience,
     });
-  return { config: cfg, db, tokens, clock: overrides.clock ?? systemClock };
+  const secrets = overrides.secrets ?? secretStoreFor(cfg);
+  return { config: cfg, db, tokens, clock: overrides.clock ?? systemClock, secrets };
 }
 
 /** The process-wide container, built on first use (a Lambda keeps it warm between invocations). */
@@ -47,4 +62,9 @@ export function getContainer(): Promise<Container> {
 
 export function setContainer(c: Container | undefined): void {
   current = c ? Promise.resolve(c) : undefined;
+}
+
+/** What the connector use cases need from the container. */
+export function connectorDeps(c: Container) {
+  return { db: c.db, secrets: c.secrets, clock: c.clock, timeoutMs: c.config.connectorTimeoutMs };
 }

@@ -18,7 +18,8 @@ export interface Gateway {
 function toEvent(req: http.IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
   const query: Record<string, string> = {};
   url.searchParams.forEach((v, k) => {
     query[k] = query[k] === undefined ? v : `${query[k]},${v}`;
@@ -34,7 +35,13 @@ function toEvent(req: http.IncomingMessage, body: Buffer): APIGatewayProxyEventV
     isBase64Encoded: false,
     requestContext: {
       requestId: randomUUID(),
-      http: { method: req.method ?? 'GET', path: url.pathname, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: '' },
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: '',
+      },
     } as APIGatewayProxyEventV2['requestContext'],
   } as APIGatewayProxyEventV2;
 }
@@ -49,22 +56,48 @@ export async function startGateway(functions: GatewayFunction[], port = 0): Prom
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const event = toEvent(req, Buffer.concat(chunks));
-      const hit = ordered.find((o) => event.rawPath === o.prefix || event.rawPath.startsWith(`${o.prefix}/`) || o.prefix === '/');
+      const hit = ordered.find(
+        (o) => event.rawPath === o.prefix || event.rawPath.startsWith(`${o.prefix}/`) || o.prefix === '/',
+      );
       if (!hit) {
         res.writeHead(404, { 'content-type': 'application/problem+json' });
-        res.end(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: `No route ${event.rawPath}` }));
+        res.end(
+          JSON.stringify({
+            type: 'about:blank',
+            title: 'Not Found',
+            status: 404,
+            detail: `No route ${event.rawPath}`,
+          }),
+        );
         return;
       }
       try {
-        const result = (await hit.f.handler(event, { awsRequestId: event.requestContext.requestId })) as APIGatewayProxyStructuredResultV2;
+        const result = (await hit.f.handler(event, {
+          awsRequestId: event.requestContext.requestId,
+        })) as APIGatewayProxyStructuredResultV2;
         res.writeHead(result.statusCode ?? 200, result.headers as http.OutgoingHttpHeaders);
-        res.end(result.body ? (result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body) : undefined);
+        res.end(
+          result.body
+            ? result.isBase64Encoded
+              ? Buffer.from(result.body, 'base64')
+              : result.body
+            : undefined,
+        );
       } catch (e) {
         res.writeHead(502, { 'content-type': 'application/problem+json' });
-        res.end(JSON.stringify({ type: 'about:blank', title: 'Bad Gateway', status: 502, detail: (e as Error).message }));
+        res.end(
+          JSON.stringify({
+            type: 'about:blank',
+            title: 'Bad Gateway',
+            status: 502,
+            detail: (e as Error).message,
+          }),
+        );
       }
     });
   });
+  // Longer than clients' idle keep-alive, so a reused connection is never closed under a request.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: bound } = server.address() as AddressInfo;
   return {

@@ -38,6 +38,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   const testDb = await createTestDatabase();
   const config = loadConfig({
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
+    MASTER_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
     LOG_LEVEL: 'silent',
     SERVICE_STAGE: 'test',
     DATA_DIR: '/tmp/anomaly-monitor-test',

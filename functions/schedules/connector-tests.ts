@@ -1,0 +1,12 @@
+import { connectorDeps, getContainer } from '../../lib/app/container';
+import { testAllConnectors } from '../../lib/connectors/service';
+import { logger } from '../../lib/shared/logger';
+
+/** EventBridge schedule: tests every connector (every few hours, CONNECTOR_TEST_INTERVAL_HOURS). */
+export async function handler(): Promise<{ tested: number; failed: number }> {
+  const c = await getContainer();
+  const results = await testAllConnectors({ ...connectorDeps(c), log: logger });
+  const failed = results.filter((r) => !r.ok).length;
+  logger.info('connector tests', { tested: results.length, failed });
+  return { tested: results.length, failed };
+}
