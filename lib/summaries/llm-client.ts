@@ -1,0 +1,97 @@
+/** Calls the configured chat-style HTTP endpoint: renders the body template, posts it, reads the answer at the response path. */
+import { UpstreamError, ValidationError } from '../shared/errors';
+import { readPath } from './response-path';
+
+export interface LlmEndpoint {
+  url: string;
+  headers: Record<string, string>;
+  /** JSON text with the placeholders {{instructions}} and {{prompt}} (inside JSON strings). */
+  bodyTemplate: string;
+  responsePath: string;
+  timeoutMs: number;
+}
+
+export interface LlmAnswer {
+  text: string;
+  meta: { status: number; ms: number; model?: string; usage?: unknown; url: string };
+}
+
+/** JSON-escapes `value` for use inside a JSON string literal. */
+function jsonInner(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+/** The request body: placeholders replaced with JSON-escaped text; the result must be valid JSON. */
+export function renderBody(template: string, values: { instructions: string; prompt: string }): string {
+  const body = template
+    .replace(/\{\{\s*instructions\s*\}\}/g, jsonInner(values.instructions))
+    .replace(/\{\{\s*prompt\s*\}\}/g, jsonInner(values.prompt));
+  try {
+    JSON.parse(body);
+  } catch (e) {
+    throw ValidationError.field(
+      'bodyTemplate',
+      `does not give valid JSON once filled in (${(e as Error).message})`,
+    );
+  }
+  return body;
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+
+export async function callModel(
+  endpoint: LlmEndpoint,
+  values: { instructions: string; prompt: string },
+  fetchImpl: typeof fetch = fetch,
+): Promise<LlmAnswer> {
+  const body = renderBody(endpoint.bodyTemplate, values);
+  const started = Date.now();
+  const host = (() => {
+    try {
+      return new URL(endpoint.url).host;
+    } catch {
+      return endpoint.url;
+    }
+  })();
+  let res: Response;
+  try {
+    res = await fetchImpl(endpoint.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...endpoint.headers },
+      body,
+      signal: AbortSignal.timeout(endpoint.timeoutMs),
+    });
+  } catch (e) {
+    const name = (e as Error).name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      throw new UpstreamError(
+        `The language model at ${host} did not answer within ${endpoint.timeoutMs} ms.`,
+      );
+    }
+    throw new UpstreamError(`The language model at ${host} could not be reached: ${(e as Error).message}.`);
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    throw new UpstreamError(`The language model at ${host} answered HTTP ${res.status}: ${excerpt(text)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UpstreamError(`The language model at ${host} did not answer JSON: ${excerpt(text)}`);
+  }
+  const value = readPath(json, endpoint.responsePath);
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new UpstreamError(
+      `The answer of the language model has no text at the response path ${endpoint.responsePath}.`,
+    );
+  }
+  const obj = json as { model?: string; usage?: unknown };
+  return {
+    text: value.trim(),
+    meta: { status: res.status, ms: Date.now() - started, model: obj.model, usage: obj.usage, url: host },
+  };
+}
