@@ -1,0 +1,241 @@
+/** Wraps a database adapter into a SourceConnector: one timer and one abort path around every driver call. */
+import { AppError, UpstreamError } from '../../shared/errors';
+import type { PreviewResult, SourceConnector, StreamOptions } from '../source-port';
+import type { Driver, DriverCursor, DriverSession, Row } from './driver';
+import { type ErrorContext, toUpstreamError } from './errors';
+
+export type { Driver } from './driver';
+
+export interface RunnerOptions extends ErrorContext {
+  timeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+/** "3 s", "1.5 s", "250 ms". */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+const CANCEL_GRACE_MS = 5_000;
+
+/** An AbortController that also aborts when the caller's signal does. */
+function linked(signal: AbortSignal | undefined, what: string): { ac: AbortController; unlink: () => void } {
+  const ac = new AbortController();
+  if (!signal) return { ac, unlink: () => {} };
+  const onAbort = () => ac.abort(new UpstreamError(`${what} cancelled`));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return { ac, unlink: () => signal.removeEventListener('abort', onAbort) };
+}
+
+/**
+ * Settles with `work` or rejects as soon as the timer fires or `ac` aborts, whichever comes first; the
+ * driver sees the abort through the signal it was given. A result that arrives too late goes to `onLate`.
+ */
+function race<T>(
+  work: Promise<T>,
+  ac: AbortController,
+  ms: number,
+  onTimeout: () => AppError,
+  mapError: (e: unknown) => AppError,
+  onLate?: (value: T) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      ac.signal.removeEventListener('abort', onAbort);
+      fn();
+      return true;
+    };
+    const onAbort = () => {
+      const reason = ac.signal.reason;
+      settle(() => reject(reason instanceof AppError ? reason : new UpstreamError('cancelled')));
+    };
+    const timer = setTimeout(() => ac.abort(onTimeout()), ms);
+    if (ac.signal.aborted) onAbort();
+    else ac.signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        if (!settle(() => resolve(v))) onLate?.(v);
+      },
+      (e) => settle(() => reject(mapError(e))),
+    );
+  });
+}
+
+/** Builds the SourceConnector of a driver; no I/O happens until the first call. */
+export function createSource(driver: Driver, o: RunnerOptions): SourceConnector {
+  let session: DriverSession | undefined;
+  let connecting: Promise<DriverSession> | undefined;
+  let closed = false;
+  const connectTimeout = (ms: number) => () =>
+    new UpstreamError(`could not connect to ${o.target}: timed out after ${formatDuration(ms)}`);
+
+  function connect(ms: number, signal?: AbortSignal): Promise<DriverSession> {
+    if (closed) return Promise.reject(new UpstreamError('the connector is closed'));
+    if (session) return Promise.resolve(session);
+    if (!connecting) {
+      const { ac, unlink } = linked(signal, 'connection');
+      connecting = race(
+        driver.connect(ms, ac.signal),
+        ac,
+        ms,
+        connectTimeout(ms),
+        (e) => toUpstreamError(e, o, 'connect'),
+        (late) => void late.close(),
+      )
+        .then((s) => {
+          if (closed) {
+            void s.close();
+            throw new UpstreamError('the connector is closed');
+          }
+          session = s;
+          return s;
+        })
+        .finally(() => {
+          unlink();
+          connecting = undefined;
+        });
+    }
+    return connecting;
+  }
+
+  /** After a timeout or failure mid-query the connection's state is unknown: drop it, reconnect next time. */
+  function dropSession() {
+    const s = session;
+    session = undefined;
+    if (s) void s.close();
+  }
+
+  async function stop(cursor: DriverCursor | undefined) {
+    if (!cursor) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      cursor.cancel().catch(() => {}),
+      new Promise((r) => {
+        timer = setTimeout(r, CANCEL_GRACE_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Starts `sql`; every later step of the run is bounded by `ms` and aborts with the caller's signal. */
+  async function openQuery(
+    sql: string,
+    batchSize: number,
+    ms: number,
+    signal: AbortSignal | undefined,
+    what: string,
+  ) {
+    const s = await connect(Math.min(o.timeoutMs, ms), signal);
+    const { ac, unlink } = linked(signal, what);
+    const timeout = () => new UpstreamError(`${what} timed out after ${formatDuration(ms)}`);
+    const mapError = (e: unknown) => toUpstreamError(e, o, 'query');
+    const bound = <T>(p: Promise<T>, onLate?: (v: T) => void) => race(p, ac, ms, timeout, mapError, onLate);
+    let cursor: DriverCursor;
+    try {
+      cursor = await bound(s.query(sql, batchSize, ac.signal), (c) => void c.cancel());
+    } catch (e) {
+      unlink();
+      dropSession();
+      throw e;
+    }
+    let ended = false;
+    return {
+      async next(): Promise<Row[] | undefined> {
+        const rows = await bound(cursor.next());
+        if (!rows) ended = true;
+        return rows;
+      },
+      columns: () => bound(cursor.columns()),
+      /** Cancels what is left of the query; after a failure the connection is dropped too. */
+      async finish(failed: boolean) {
+        unlink();
+        if (!ended) await stop(cursor);
+        if (failed) dropSession();
+      },
+    };
+  }
+
+  return {
+    async test() {
+      const started = Date.now();
+      await connect(o.timeoutMs);
+      const left = Math.max(1, o.timeoutMs - (Date.now() - started));
+      const q = await openQuery(driver.testSql, 1, left, undefined, 'test query');
+      let failed = false;
+      try {
+        await q.next();
+      } catch (e) {
+        failed = true;
+        throw e;
+      } finally {
+        await q.finish(failed);
+      }
+    },
+
+    async preview(sql: string, limit = 10): Promise<PreviewResult> {
+      const n = Math.max(1, Math.min(Math.floor(limit) || 10, 10_000));
+      const q = await openQuery(sql, n, o.queryTimeoutMs, undefined, 'preview query');
+      let failed = false;
+      try {
+        const rows = (await q.next()) ?? [];
+        const columns = await q.columns();
+        return { columns, rows: rows.slice(0, n).map(jsonSafe) };
+      } catch (e) {
+        failed = true;
+        throw e;
+      } finally {
+        await q.finish(failed);
+      }
+    },
+
+    async *stream(sql: string, opts: StreamOptions) {
+      const batchSize = Math.floor(opts.batchSize);
+      if (!(batchSize >= 1)) throw new RangeError('batchSize must be at least 1');
+      if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
+      const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query');
+      let failed = false;
+      try {
+        for (;;) {
+          const rows = await q.next();
+          if (!rows) return;
+          if (rows.length) yield rows;
+          if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
+        }
+      } catch (e) {
+        failed = true;
+        throw e;
+      } finally {
+        await q.finish(failed);
+      }
+    },
+
+    async close() {
+      closed = true;
+      const pending = connecting;
+      dropSession();
+      if (pending)
+        await pending.then(
+          (s) => s.close(),
+          () => {},
+        );
+    },
+  };
+}
+
+/** BigInt is not JSON; a preview goes straight into an HTTP answer. */
+function jsonSafe(row: Row): Row {
+  let copy: Row | undefined;
+  for (const k in row) {
+    const v = row[k];
+    if (typeof v === 'bigint') {
+      copy ??= { ...row };
+      copy[k] = v.toString();
+    }
+  }
+  return copy ?? row;
+}
