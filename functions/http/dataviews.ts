@@ -1,0 +1,154 @@
+import { connectorDeps, getContainer } from '../../lib/app/container';
+import { previewQuery } from '../../lib/connectors/service';
+import { prefersYaml } from '../../lib/dataviews/accept';
+import { definitionToYaml } from '../../lib/dataviews/definition/index';
+import {
+  cleanDataView,
+  deployDataView,
+  disableDataView,
+  enableDataView,
+  undeployDataView,
+} from '../../lib/dataviews/lifecycle';
+import {
+  createDataView,
+  deleteDataView,
+  getDataView,
+  listDataViews,
+  listDataViewsLite,
+  updateDataView,
+} from '../../lib/dataviews/service';
+import { getDataViewCategories, getDataViewStatus } from '../../lib/dataviews/status';
+import { httpHandler } from '../../lib/http/handler';
+import { intParam } from '../../lib/http/params';
+import { created, HttpResult, noContent, type Route } from '../../lib/http/router';
+
+const base = '/api/v1/dataviews';
+const tag = 'Data views';
+const deps = getContainer;
+const id = (params: Record<string, string>) => intParam(params.id, 'id');
+const summary = { status: 200, description: 'The data view summary after the action' };
+
+/** One lifecycle action route: POST /{id}/<name>. */
+function action(name: string, text: string, run: typeof deployDataView): Route {
+  return {
+    method: 'POST',
+    path: `${base}/{id}/${name}`,
+    access: 'admin',
+    tag,
+    summary: text,
+    response: summary,
+    handle: async ({ caller, params }) => run(await deps(), caller, id(params)),
+  };
+}
+
+export const routes: Route[] = [
+  {
+    method: 'GET',
+    path: base,
+    access: 'read',
+    tag,
+    summary: 'List the data views assigned to the caller; query filters name (part, any case), domain, tag',
+    handle: async ({ caller, query }) =>
+      listDataViews(await deps(), caller, { name: query.name, domain: query.domain, tag: query.tag }),
+  },
+  {
+    method: 'GET',
+    path: `${base}/lite`,
+    access: 'read',
+    tag,
+    summary: 'Lite list: id, name, domain, state',
+    handle: async ({ caller }) => listDataViewsLite(await deps(), caller),
+  },
+  {
+    method: 'POST',
+    path: base,
+    access: 'admin',
+    tag,
+    yaml: true,
+    summary:
+      'Create a data view from Fact JSON or a YAML document (application/yaml); blocked at the licence limit',
+    response: { status: 201, description: 'The stored definition with id and state', schema: 'dataview' },
+    handle: async ({ caller, body }) => created(await createDataView(await deps(), caller, body)),
+  },
+  {
+    method: 'POST',
+    path: `${base}/preview-query`,
+    access: 'admin',
+    tag,
+    summary: 'Sample data preview: the first 10 rows and the columns of a query through a named connector',
+    body: 'connector-preview',
+    handle: async ({ caller, body }) => {
+      const { connector, query, limit } = body as { connector: string; query: string; limit?: number };
+      return previewQuery(connectorDeps(await getContainer()), caller, connector, query, limit);
+    },
+  },
+  {
+    method: 'GET',
+    path: `${base}/{id}`,
+    access: 'read',
+    tag,
+    summary:
+      'The definition (Fact JSON) with id, state, createdAt, updatedAt; YAML when Accept prefers application/yaml',
+    response: { status: 200, description: 'The definition', schema: 'dataview' },
+    handle: async ({ caller, params, headers }) => {
+      const doc = await getDataView(await deps(), caller, id(params));
+      if (!prefersYaml(headers.accept)) return doc;
+      return new HttpResult(200, definitionToYaml(doc), {
+        'content-type': 'application/yaml; charset=utf-8',
+      });
+    },
+  },
+  {
+    method: 'PUT',
+    path: `${base}/{id}`,
+    access: 'admin',
+    tag,
+    yaml: true,
+    summary: 'Replace the definition (JSON or YAML); name, domain and categories are locked while deployed',
+    response: { status: 200, description: 'The stored definition', schema: 'dataview' },
+    handle: async ({ caller, params, body }) => updateDataView(await deps(), caller, id(params), body),
+  },
+  {
+    method: 'DELETE',
+    path: `${base}/{id}`,
+    access: 'admin',
+    tag,
+    summary: 'Delete a prepared data view (undeploy a deployed one first)',
+    response: { status: 204, description: 'Deleted' },
+    handle: async ({ caller, params }) => {
+      await deleteDataView(await deps(), caller, id(params));
+      return noContent();
+    },
+  },
+  {
+    method: 'GET',
+    path: `${base}/{id}/status`,
+    access: 'read',
+    tag,
+    summary: 'Processing status: state, tables, row counts, active and last job',
+    handle: async ({ caller, params }) => getDataViewStatus(await deps(), caller, id(params)),
+  },
+  {
+    method: 'GET',
+    path: `${base}/{id}/categories`,
+    access: 'admin',
+    tag,
+    summary: 'Categories with label, parent and (once deployed) their values in cat_map',
+    handle: async ({ caller, params }) => getDataViewCategories(await deps(), caller, id(params)),
+  },
+  action('deploy', 'Deploy: validate again, create the tables; the view becomes disabled', deployDataView),
+  action('enable', 'Enable a deployed view (jobs become allowed)', enableDataView),
+  action('disable', 'Disable a deployed view', disableDataView),
+  action(
+    'undeploy',
+    'Delete the deployment: drop every table, datum and job; back to prepared',
+    undeployDataView,
+  ),
+  action(
+    'clean',
+    'Clean the deployment: empty the data tables and remove the jobs; tables stay',
+    cleanDataView,
+  ),
+];
+
+export const handler = httpHandler(routes);

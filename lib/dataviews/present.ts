@@ -1,0 +1,62 @@
+/** How a data view row is shown: its state, the summary, the lite entry and the full document. */
+import type { DataViewDefinition, DataViewState } from './definition/index';
+import type { DataViewRow, JobRow } from './repository';
+import type { DataViewDocument, DataViewLite, DataViewSummary, JobInfo } from './types';
+
+/** prepared (not deployed), disabled (deployed, not enabled) or enabled. */
+export function stateOf(row: Pick<DataViewRow, 'deployed' | 'enabled'>): DataViewState {
+  if (!row.deployed) return 'prepared';
+  return row.enabled ? 'enabled' : 'disabled';
+}
+
+const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/** `<domain>/<name>`, how messages name a view. */
+export function label(row: Pick<DataViewRow, 'domain' | 'name'>): string {
+  return `${row.domain}/${row.name}`;
+}
+
+export function toSummary(row: DataViewRow): DataViewSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    domain: row.domain,
+    description: row.description,
+    tags: row.tags,
+    connector: row.connector,
+    state: stateOf(row),
+    deployed: row.deployed,
+    enabled: row.enabled,
+    deployedAt: iso(row.deployedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toLite(row: DataViewRow): DataViewLite {
+  return { id: row.id, name: row.name, domain: row.domain, state: stateOf(row) };
+}
+
+/** The stored definition with the read-only fields first, so a GET can be edited and PUT back. */
+export function toDocument(row: DataViewRow): DataViewDocument {
+  return {
+    id: row.id,
+    state: stateOf(row),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    ...(row.definition as unknown as DataViewDefinition),
+  };
+}
+
+export function toJobInfo(job: JobRow): JobInfo {
+  return {
+    id: job.id,
+    kind: job.kind,
+    status: job.status,
+    trigger: job.trigger,
+    error: job.error,
+    createdAt: job.createdAt.toISOString(),
+    startedAt: iso(job.startedAt),
+    finishedAt: iso(job.finishedAt),
+  };
+}

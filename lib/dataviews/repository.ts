@@ -1,0 +1,156 @@
+/** Rows of data_views (and the connector and job rows the data view use cases read): the only SQL of the module. */
+import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../db/database';
+import { connectors, dataViews, jobs } from '../db/tables/index';
+import type { DataViewListQuery } from './types';
+
+export type DataViewRow = typeof dataViews.$inferSelect;
+export type DataViewPatch = Partial<Omit<typeof dataViews.$inferInsert, 'id' | 'createdAt'>>;
+export type JobRow = typeof jobs.$inferSelect;
+
+// One key for every creation, so that two concurrent creates cannot both pass the licence count.
+const CREATE_LOCK_KEY = 727_001;
+
+/** The row of data view `id`; `forUpdate` locks it until the transaction ends (lifecycle actions). */
+export async function findView(
+  db: Database,
+  id: number,
+  forUpdate = false,
+): Promise<DataViewRow | undefined> {
+  const q = db.orm.select().from(dataViews).where(eq(dataViews.id, id));
+  const rows = (forUpdate ? await q.for('update') : await q) as DataViewRow[];
+  return rows[0];
+}
+
+/** The data view addressed as `{domain}/{name}` (job URLs), any case. */
+export async function findViewByDomainName(
+  db: Database,
+  domain: string,
+  name: string,
+): Promise<DataViewRow | undefined> {
+  const rows = (await db.orm
+    .select()
+    .from(dataViews)
+    .where(
+      and(sql`lower(${dataViews.domain}) = lower(${domain})`, sql`lower(${dataViews.name}) = lower(${name})`),
+    )) as DataViewRow[];
+  return rows[0];
+}
+
+/** True when another view already uses this domain and name (any case). */
+export async function domainNameTaken(
+  db: Database,
+  domain: string,
+  name: string,
+  exceptId?: number,
+): Promise<boolean> {
+  const same = and(
+    sql`lower(${dataViews.domain}) = lower(${domain})`,
+    sql`lower(${dataViews.name}) = lower(${name})`,
+  );
+  const rows = await db.orm
+    .select({ id: dataViews.id })
+    .from(dataViews)
+    .where(exceptId === undefined ? same : and(same, ne(dataViews.id, exceptId)));
+  return rows.length > 0;
+}
+
+export async function insertView(db: Database, values: typeof dataViews.$inferInsert): Promise<DataViewRow> {
+  const [row] = (await db.orm.insert(dataViews).values(values).returning()) as DataViewRow[];
+  return row;
+}
+
+export async function updateView(db: Database, id: number, patch: DataViewPatch): Promise<DataViewRow> {
+  const [row] = (await db.orm
+    .update(dataViews)
+    .set(patch)
+    .where(eq(dataViews.id, id))
+    .returning()) as DataViewRow[];
+  return row;
+}
+
+/** Deletes the row; assignments, comments and jobs go with it (ON DELETE CASCADE). */
+export async function deleteView(db: Database, id: number): Promise<void> {
+  await db.orm.delete(dataViews).where(eq(dataViews.id, id));
+}
+
+/** Views matching the query, limited to `visibleIds` when given, ordered by domain and name. */
+export async function listViews(
+  db: Database,
+  query: DataViewListQuery,
+  visibleIds: number[] | undefined,
+): Promise<DataViewRow[]> {
+  if (visibleIds && visibleIds.length === 0) return [];
+  const conds: SQL[] = [];
+  if (visibleIds) conds.push(inArray(dataViews.id, visibleIds));
+  // strpos, not LIKE, so that % and _ in the query are plain characters.
+  if (query.name) conds.push(sql`strpos(lower(${dataViews.name}), lower(${query.name})) > 0`);
+  if (query.domain) conds.push(sql`lower(${dataViews.domain}) = lower(${query.domain})`);
+  if (query.tag) {
+    conds.push(
+      sql`EXISTS (SELECT 1 FROM unnest(${dataViews.tags}) AS t(tag) WHERE lower(t.tag) = lower(${query.tag}))`,
+    );
+  }
+  return (await db.orm
+    .select()
+    .from(dataViews)
+    .where(conds.length ? and(...conds) : undefined)
+    .orderBy(
+      sql`lower(${dataViews.domain})`,
+      sql`lower(${dataViews.name})`,
+      asc(dataViews.id),
+    )) as DataViewRow[];
+}
+
+/** Every data view, whatever its state: what the licence counts. */
+export async function countViews(db: Database): Promise<number> {
+  const [row] = await db.orm.select({ n: count() }).from(dataViews);
+  return Number(row?.n ?? 0);
+}
+
+/** Serialises creations until the end of the transaction (PGlite and PostgreSQL alike). */
+export async function lockViewCreation(db: Database): Promise<void> {
+  await db.rows(sql`SELECT pg_advisory_xact_lock(${CREATE_LOCK_KEY})`);
+}
+
+/** True when a connector of that name exists, any case. */
+export async function connectorExists(db: Database, name: string): Promise<boolean> {
+  const rows = await db.orm
+    .select({ id: connectors.id })
+    .from(connectors)
+    .where(sql`lower(${connectors.name}) = lower(${name})`);
+  return rows.length > 0;
+}
+
+/** Removes every job row of the view (clean and undeploy). */
+export async function deleteJobs(db: Database, dataViewId: number): Promise<number> {
+  const rows = await db.orm.delete(jobs).where(eq(jobs.dataViewId, dataViewId)).returning({ id: jobs.id });
+  return rows.length;
+}
+
+/** The most recently created job of the view, if any. */
+export async function lastJob(db: Database, dataViewId: number): Promise<JobRow | undefined> {
+  const rows = (await db.orm
+    .select()
+    .from(jobs)
+    .where(eq(jobs.dataViewId, dataViewId))
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(1)) as JobRow[];
+  return rows[0];
+}
+
+/** How many jobs of the view wait or run. */
+export async function activeJobCounts(
+  db: Database,
+  dataViewId: number,
+): Promise<{ pending: number; running: number }> {
+  const rows = await db.orm
+    .select({ status: jobs.status, n: count() })
+    .from(jobs)
+    .where(and(eq(jobs.dataViewId, dataViewId), inArray(jobs.status, ['pending', 'running'])))
+    .groupBy(jobs.status);
+  const out = { pending: 0, running: 0 };
+  for (const r of rows as Array<{ status: string; n: number }>)
+    out[r.status as 'pending' | 'running'] = Number(r.n);
+  return out;
+}

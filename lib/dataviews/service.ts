@@ -1,0 +1,154 @@
+/** Data view use cases: create, update, delete, read and list (the lifecycle actions are in ./lifecycle). */
+import { datasetExists, dropDataset, schemaNameFor } from '../dataset/ddl';
+import type { Database } from '../db/database';
+import { assertDataViewVisible, type Caller, requireAdmin, visibleDataViewIds } from '../identity/caller';
+import { AppError, ConflictError, NotFoundError } from '../shared/errors';
+import { checkDefinition } from './checked-definition';
+import {
+  type DataViewDefinition,
+  lockedFieldsChanged,
+  parseDefinitionBody,
+  tagList,
+} from './definition/index';
+import { assertBelowLicenseLimit } from './license';
+import { label, toDocument, toLite, toSummary } from './present';
+import {
+  type DataViewRow,
+  deleteView,
+  domainNameTaken,
+  findView,
+  insertView,
+  listViews,
+  lockViewCreation,
+  updateView,
+} from './repository';
+import type {
+  DataViewDeps,
+  DataViewDocument,
+  DataViewListQuery,
+  DataViewLite,
+  DataViewSummary,
+} from './types';
+
+/** The columns of data_views that mirror the definition (for lists and filters). */
+function columnsOf(def: DataViewDefinition) {
+  return {
+    name: def.metadata.name,
+    domain: def.metadata.domain,
+    description: def.metadata.description ?? '',
+    tags: tagList(def.metadata.tags),
+    connector: def.source.connector,
+    definition: def as unknown as Record<string, unknown>,
+  };
+}
+
+async function assertUnique(db: Database, def: DataViewDefinition, exceptId?: number): Promise<void> {
+  const { domain, name } = def.metadata;
+  if (await domainNameTaken(db, domain, name, exceptId)) {
+    throw new ConflictError(`A data view ${domain}/${name} already exists; choose another name or domain.`);
+  }
+}
+
+/** The row of a view the caller may see, or 404 (also for views not assigned to the caller). */
+export async function visibleView(
+  db: Database,
+  caller: Caller,
+  id: number,
+  forUpdate = false,
+): Promise<DataViewRow> {
+  assertDataViewVisible(caller, id);
+  const row = await findView(db, id, forUpdate);
+  if (!row) throw new NotFoundError(`Data view ${id} was not found.`);
+  return row;
+}
+
+/** POST /dataviews: a new, prepared view from Fact JSON or YAML; refused at the licence limit. */
+export async function createDataView(
+  deps: DataViewDeps,
+  caller: Caller,
+  body: unknown,
+): Promise<DataViewDocument> {
+  requireAdmin(caller);
+  return deps.db.tx(async (db) => {
+    await lockViewCreation(db);
+    await assertBelowLicenseLimit({ db, config: deps.config });
+    const def = await checkDefinition(db, parseDefinitionBody(body));
+    await assertUnique(db, def);
+    const now = deps.clock.now();
+    return toDocument(await insertView(db, { ...columnsOf(def), createdAt: now, updatedAt: now }));
+  });
+}
+
+/** PUT /dataviews/{id}: replaces the definition; name, domain and categories are locked while deployed. */
+export async function updateDataView(
+  deps: DataViewDeps,
+  caller: Caller,
+  id: number,
+  body: unknown,
+): Promise<DataViewDocument> {
+  requireAdmin(caller);
+  return deps.db.tx(async (db) => {
+    const row = await visibleView(db, caller, id, true);
+    const def = await checkDefinition(db, parseDefinitionBody(body));
+    if (row.deployed) {
+      const locked = lockedFieldsChanged(row.definition as unknown as DataViewDefinition, def);
+      if (locked.length > 0) {
+        throw new AppError(
+          'CONFLICT',
+          `Data view ${label(row)} is deployed: ${locked.join(', ')} cannot be changed. Delete the deployment first.`,
+          {
+            errors: locked.map((path) => ({
+              path,
+              message: 'cannot change while the data view is deployed',
+            })),
+          },
+        );
+      }
+    }
+    await assertUnique(db, def, id);
+    return toDocument(await updateView(db, id, { ...columnsOf(def), updatedAt: deps.clock.now() }));
+  });
+}
+
+/** DELETE /dataviews/{id}: only a prepared view; a deployed one must be undeployed first. */
+export async function deleteDataView(deps: DataViewDeps, caller: Caller, id: number): Promise<void> {
+  requireAdmin(caller);
+  await deps.db.tx(async (db) => {
+    const row = await visibleView(db, caller, id, true);
+    if (row.deployed) {
+      throw new ConflictError(
+        `Data view ${label(row)} is deployed; delete the deployment (undeploy) first, then delete the data view.`,
+      );
+    }
+    // Leftovers of a failed or interrupted deployment would otherwise stay behind unowned.
+    const schema = schemaNameFor(id);
+    if (await datasetExists(db, schema)) await dropDataset(db, schema);
+    await deleteView(db, id);
+  });
+}
+
+/** GET /dataviews/{id}: the definition with id, state, createdAt and updatedAt. */
+export async function getDataView(
+  deps: Pick<DataViewDeps, 'db'>,
+  caller: Caller,
+  id: number,
+): Promise<DataViewDocument> {
+  return toDocument(await visibleView(deps.db, caller, id));
+}
+
+/** GET /dataviews: the caller's views, filtered by name (substring), domain and tag. */
+export async function listDataViews(
+  deps: Pick<DataViewDeps, 'db'>,
+  caller: Caller,
+  query: DataViewListQuery = {},
+): Promise<DataViewSummary[]> {
+  return (await listViews(deps.db, query, visibleDataViewIds(caller))).map(toSummary);
+}
+
+/** GET /dataviews/lite: id, name, domain and state of the caller's views. */
+export async function listDataViewsLite(
+  deps: Pick<DataViewDeps, 'db'>,
+  caller: Caller,
+): Promise<DataViewLite[]> {
+  return (await listViews(deps.db, {}, visibleDataViewIds(caller))).map(toLite);
+}
