@@ -65,6 +65,7 @@ export const routes: Route[] = [
     access: 'admin',
     tag,
     yaml: true,
+    docBody: 'dataview',
     summary:
       'Create a data view from Fact JSON or a YAML document (application/yaml); blocked at the licence limit',
     response: { status: 201, description: 'The stored definition with id and state', schema: 'dataview' },
@@ -104,6 +105,7 @@ export const routes: Route[] = [
     access: 'admin',
     tag,
     yaml: true,
+    docBody: 'dataview',
     summary: 'Replace the definition (JSON or YAML); name, domain and categories are locked while deployed',
     response: { status: 200, description: 'The stored definition', schema: 'dataview' },
     handle: async ({ caller, params, body }) => updateDataView(await deps(), caller, id(params), body),

@@ -78,8 +78,9 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
         '404': { description: 'Not found', ...problem },
       },
     };
-    if (r.body) {
-      const content: Json = { 'application/json': { schema: { $ref: `#/components/schemas/${r.body}` } } };
+    const bodySchema = r.body ?? r.docBody;
+    if (bodySchema) {
+      const content: Json = { 'application/json': { schema: { $ref: `#/components/schemas/${bodySchema}` } } };
       if (r.yaml) content['application/yaml'] = { schema: { type: 'string' } };
       op.requestBody = { required: true, content };
     }

@@ -35,6 +35,8 @@ export interface Route {
   tag: string;
   /** Schema $id the JSON body must satisfy. */
   body?: string;
+  /** Schema shown in the OpenAPI document when the use case validates the body itself (e.g. JSON or YAML). */
+  docBody?: string;
   /** Accept application/yaml bodies (returned to the route as text). */
   yaml?: boolean;
   /** Response description for the OpenAPI document. */
