@@ -16,7 +16,7 @@ export function makeRng(seed: number): () => number {
 export function makeNormal(rand: () => number): () => number {
   let spare = Number.NaN;
   return () => {
-    if (spare === spare) {
+    if (!Number.isNaN(spare)) {
       const s = spare;
       spare = Number.NaN;
       return s;

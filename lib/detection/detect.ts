@@ -1,0 +1,231 @@
+/**
+ * The engine's entry points: run every configured detector over one series (detectSeries) or over
+ * a shard of series stored as one flat columnar block (detectShard).
+ */
+import { alignCalendar } from '../calendar/special-calendar';
+import { ValidationError } from '../shared/errors';
+import { assembleAnomalies } from './assemble';
+import type { DetectorImpl, RunInput } from './detector';
+import { type AnyDetectorParams, type DetectorType, resolveParams } from './params';
+import { getDetector } from './registry';
+import type { AnomalyDraft, DetectionContext, DetectorConfig, SeriesId, SeriesInput, Skip } from './types';
+import { Workspace } from './workspace';
+
+export interface ResolvedDetector {
+  type: DetectorType;
+  impl: DetectorImpl;
+  params: AnyDetectorParams;
+}
+
+/** Detector configs with defaults applied; throws ValidationError on an unknown type or bad param. */
+export function resolveDetectors(
+  configs: readonly (DetectorConfig | ResolvedDetector)[],
+): ResolvedDetector[] {
+  return configs.map((config, i) => {
+    if ('impl' in config) return config;
+    const impl = getDetector(config.type);
+    if (!impl) throw ValidationError.field(`detectors[${i}].type`, `unknown detector type '${config.type}'`);
+    const params = resolveParams(
+      config.type,
+      (config.params ?? {}) as Record<string, unknown>,
+      `detectors[${i}].params`,
+    );
+    return { type: config.type, impl, params };
+  });
+}
+
+/** Where analysis starts and ends for a series, and the facts the skip rules need. */
+export interface SeriesWindow {
+  start: number;
+  scanFrom: number;
+  end: number;
+  missingDays: number;
+  presentDays: number;
+  presentSum: number;
+}
+
+/** Computes the analysed range: first day with data .. n - ignoreLastNDays, scanned tail. */
+export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesWindow {
+  const n = input.values.length;
+  const end = Math.max(0, n - Math.max(0, ctx.ignoreLastNDays ?? 0));
+  const present = input.present;
+  let start = 0;
+  if (present !== undefined) {
+    while (start < end && present[start] === 0) start++;
+  }
+  const scan = Math.max(0, ctx.scanInLastNDays ?? 0);
+  const scanFrom = scan > 0 ? Math.max(start, end - scan) : start;
+  let missingDays = 0;
+  let presentDays = 0;
+  let presentSum = 0;
+  const x = input.values;
+  for (let t = scanFrom; t < end; t++) {
+    if (present !== undefined && present[t] === 0) missingDays++;
+    else {
+      presentDays++;
+      presentSum += x[t];
+    }
+  }
+  return { start, scanFrom, end, missingDays, presentDays, presentSum };
+}
+
+/** Why a detector will not run on this series, or null when it will. */
+export function skipReason(input: SeriesInput, d: ResolvedDetector, w: SeriesWindow): Skip | null {
+  const req = d.impl.requires;
+  if (req !== undefined && input[req] === undefined) {
+    return { reason: 'missing-input', message: `${d.type} needs ${req}` };
+  }
+  if (w.start >= w.end || w.presentDays === 0)
+    return { reason: 'no-data', message: 'no source data in the analysed days' };
+  const p = d.params;
+  const scanned = w.end - w.scanFrom;
+  if (d.type !== 'gap' && scanned > 0 && (w.missingDays / scanned) * 100 > p.maxMissingPct) {
+    const pct = ((w.missingDays / scanned) * 100).toFixed(1);
+    return {
+      reason: 'gap-amount',
+      message: `${pct}% of the scanned days have no data (limit ${p.maxMissingPct}%)`,
+    };
+  }
+  const avg = w.presentSum / w.presentDays;
+  if (p.minValue !== undefined && avg < p.minValue) {
+    return { reason: 'average-below-min', message: `average ${avg} is below minValue ${p.minValue}` };
+  }
+  if (p.maxValue !== undefined && avg > p.maxValue) {
+    return { reason: 'average-above-max', message: `average ${avg} is above maxValue ${p.maxValue}` };
+  }
+  const need = (d.impl.minHistory as (p: AnyDetectorParams) => number)(p);
+  if (w.end - w.start < need) {
+    return { reason: 'too-short', message: `${w.end - w.start} days of data, ${need} needed` };
+  }
+  return null;
+}
+
+/**
+ * Runs one detector and appends its anomalies; returns the skip reason when it did not run.
+ * After a run, ws.expected and ws.flags hold the per-day result (used by the preview).
+ */
+export function runDetector(
+  input: SeriesInput,
+  d: ResolvedDetector,
+  ctx: DetectionContext,
+  w: SeriesWindow,
+  calendarFlags: Uint8Array | null,
+  ws: Workspace,
+  out: AnomalyDraft[],
+): Skip | null {
+  const skip = skipReason(input, d, w);
+  if (skip !== null) return skip;
+  ws.ensure(input.values.length);
+  const special = d.params.useSpecialDates ? calendarFlags : null;
+  const runInput: RunInput = {
+    x: input.values,
+    present: input.present,
+    special,
+    start: w.start,
+    end: w.end,
+    dayIndex0: input.dayIndex0,
+    parent: input.parentValues,
+    peer: input.peerChange,
+    cardinality: input.cardinality,
+  };
+  const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
+    runInput,
+    d.params,
+    ws,
+  );
+  assembleAnomalies(
+    {
+      seriesId: input.seriesId,
+      code: d.impl.code,
+      aggregate: d.impl.aggregate,
+      params: d.params,
+      dayIndex0: input.dayIndex0,
+      values: input.values,
+      actual,
+      expected: ws.expected,
+      flags: ws.flags,
+      special,
+      total: input.totalValues,
+      start: w.start,
+      scanFrom: w.scanFrom,
+      end: w.end,
+      recurrenceBase: ctx.history?.(input.seriesId, d.impl.code) ?? 0,
+    },
+    out,
+  );
+  return null;
+}
+
+const sharedWorkspace = new Workspace();
+
+/** All anomalies of one series under the given detectors (skipped detectors report nothing). */
+export function detectSeries(
+  input: SeriesInput,
+  detectors: readonly (DetectorConfig | ResolvedDetector)[],
+  ctx: DetectionContext = {},
+  ws: Workspace = sharedWorkspace,
+): AnomalyDraft[] {
+  const resolved = resolveDetectors(detectors);
+  const out: AnomalyDraft[] = [];
+  const w = seriesWindow(input, ctx);
+  const calendar =
+    ctx.calendar && resolved.some((d) => d.params.useSpecialDates)
+      ? alignCalendar(ctx.calendar, input.dayIndex0, input.values.length)
+      : null;
+  for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
+  return out;
+}
+
+/**
+ * A shard: S series of the same days stored row-major in flat arrays (row s = days
+ * [s * days, (s + 1) * days)), as the worker reads them from the data table.
+ */
+export interface ShardInput {
+  dayIndex0: number;
+  days: number;
+  seriesIds: ArrayLike<SeriesId>;
+  values: Float64Array;
+  present?: Uint8Array;
+  /** Total of the data view per day (length `days`, shared by all rows). */
+  totalValues?: Float64Array;
+  parentValues?: Float64Array;
+  peerChange?: Float64Array;
+  cardinality?: Float64Array;
+}
+
+/** All anomalies of a shard; rows are zero-copy views, the workspace is reused across rows. */
+export function detectShard(
+  shard: ShardInput,
+  detectors: readonly (DetectorConfig | ResolvedDetector)[],
+  ctx: DetectionContext = {},
+  ws: Workspace = sharedWorkspace,
+): AnomalyDraft[] {
+  const resolved = resolveDetectors(detectors);
+  const out: AnomalyDraft[] = [];
+  const n = shard.days;
+  const calendar =
+    ctx.calendar && resolved.some((d) => d.params.useSpecialDates)
+      ? alignCalendar(ctx.calendar, shard.dayIndex0, n)
+      : null;
+  ws.ensure(n);
+  const rows = shard.seriesIds.length;
+  const row = (a: Float64Array | undefined, s: number) =>
+    a === undefined ? undefined : a.subarray(s * n, s * n + n);
+  for (let s = 0; s < rows; s++) {
+    const input: SeriesInput = {
+      seriesId: shard.seriesIds[s],
+      dayIndex0: shard.dayIndex0,
+      values: shard.values.subarray(s * n, s * n + n),
+      present: shard.present?.subarray(s * n, s * n + n),
+      totalValues: shard.totalValues,
+      parentValues: row(shard.parentValues, s),
+      peerChange: row(shard.peerChange, s),
+      cardinality: row(shard.cardinality, s),
+    };
+    const w = seriesWindow(input, ctx);
+    for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
+  }
+  return out;
+}
+
+export type { SeriesId };

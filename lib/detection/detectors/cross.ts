@@ -1,0 +1,123 @@
+/**
+ * Peer, Mix and Cardinality: detectors that read a baseline built across series
+ * (lib/detection/baselines.ts). Each predicts the day from the same weekday over the last weeks,
+ * then corrects it with the cross-series signal:
+ * - Peer: the series should have moved like the median of its peers (peerChange).
+ * - Mix: the series should keep its recent share of its parent (parentValues).
+ * - Cardinality: the number of distinct non-zero child values should stay at its recent level.
+ */
+import type { DetectorImpl, RunInput } from '../detector';
+import { classifyPct, cleanValue, cleanWarmup, RunTracker, relevel, relevelWeekday } from '../kernels';
+import type { CardinalityParams, WindowPercentParams } from '../params';
+import type { Workspace } from '../workspace';
+
+const tracker = new RunTracker();
+
+function weeksOf(window: number): number {
+  return Math.max(1, Math.round(window / 7));
+}
+
+const KIND_PEER = 0;
+const KIND_MIX = 1;
+const KIND_CARDINALITY = 2;
+
+function runCross(
+  kind: number,
+  input: RunInput,
+  actual: Float64Array,
+  aux: Float64Array | undefined,
+  p: WindowPercentParams,
+  minChange: number,
+  ws: Workspace,
+): Float64Array {
+  const { special, start, end } = input;
+  const e = ws.expected;
+  const f = ws.flags;
+  const c = ws.clean;
+  e.fill(Number.NaN, 0, end);
+  f.fill(0, 0, end);
+  const weeks = weeksOf(p.window);
+  const span = weeks * 7;
+  const frac = p.percentualChange / 100;
+  tracker.reset();
+  for (let t = start; t < end; t++) {
+    const at = actual[t];
+    const isSpecial = special !== null && special[t] !== 0;
+    if (t - span < start || Number.isNaN(at)) {
+      c[t] = isSpecial ? Number.NaN : at;
+      continue;
+    }
+    if (t - span === start)
+      cleanWarmup(c, actual, start, t, 3.5, kind === KIND_CARDINALITY ? 0 : 0.2, special);
+    let exp = Number.NaN;
+    let sumC = 0;
+    let sumP = 0;
+    let used = 0;
+    for (let k = 1, u = t - 7; k <= weeks; k++, u -= 7) {
+      const cu = c[u];
+      if (Number.isNaN(cu)) continue;
+      sumC += cu;
+      used++;
+      if (kind === KIND_MIX) sumP += (aux as Float64Array)[u];
+    }
+    if (used > 0) {
+      if (kind === KIND_PEER) {
+        const change = (aux as Float64Array)[t];
+        if (!Number.isNaN(change)) exp = (sumC / used) * (1 + change);
+      } else if (kind === KIND_MIX) {
+        const parent = (aux as Float64Array)[t];
+        if (sumP > 0 && !Number.isNaN(parent)) exp = (parent * sumC) / sumP;
+      } else {
+        exp = sumC / used;
+      }
+    }
+    let flag = 0;
+    if (!Number.isNaN(exp)) {
+      if (kind === KIND_CARDINALITY) {
+        const diff = at - exp;
+        const need = Math.max(minChange, frac * Math.abs(exp));
+        flag = diff >= need && diff > 0 ? 1 : -diff >= need && diff < 0 ? -1 : 0;
+      } else {
+        flag = classifyPct(at, exp, frac);
+      }
+    }
+    e[t] = exp;
+    f[t] = flag;
+    c[t] = cleanValue(at, exp, flag, isSpecial);
+    if (tracker.step(flag, t, p.adaptAfterDays, isSpecial)) {
+      relevel(c, actual, e, tracker.start, t, span, start, special);
+      tracker.reset();
+    } else if (flag !== 0 && !isSpecial && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {
+      relevelWeekday(c, actual, e, t, weeks, start);
+    }
+  }
+  return actual;
+}
+
+export const peer: DetectorImpl<'peer'> = {
+  type: 'peer',
+  code: 'Peer',
+  aggregate: false,
+  requires: 'peerChange',
+  minHistory: (p) => weeksOf(p.window) * 7 + 1,
+  run: (input, p, ws) => runCross(KIND_PEER, input, input.x, input.peer, p, 0, ws),
+};
+
+export const mix: DetectorImpl<'mix'> = {
+  type: 'mix',
+  code: 'Mix',
+  aggregate: false,
+  requires: 'parentValues',
+  minHistory: (p) => weeksOf(p.window) * 7 + 1,
+  run: (input, p, ws) => runCross(KIND_MIX, input, input.x, input.parent, p, 0, ws),
+};
+
+export const cardinality: DetectorImpl<'cardinality'> = {
+  type: 'cardinality',
+  code: 'Cardinality',
+  aggregate: false,
+  requires: 'cardinality',
+  minHistory: (p) => weeksOf(p.window) * 7 + 1,
+  run: (input, p: CardinalityParams, ws) =>
+    runCross(KIND_CARDINALITY, input, input.cardinality as Float64Array, undefined, p, p.minChange, ws),
+};

@@ -1,0 +1,178 @@
+/**
+ * Spike and DT: a day against the mean of the same weekday over the last weeks, judged by a
+ * robust measure of the recent noise. Spike: additive residual over a robust noise scale (a
+ * z-score), and at least minChangePct away from the expected value. DT: relative residual outside Tukey fences of the recent relative residuals,
+ * a band that follows the weekly profile because it scales with the weekday's level.
+ */
+import type { DetectorImpl, RunInput } from '../detector';
+import { cleanValue, cleanWarmup, RunTracker, relevel, relevelWeekday, sameWeekdayMean } from '../kernels';
+import type { SortedWindow } from '../sorted-window';
+import type { DtParams, SpikeParams } from '../params';
+import type { Workspace } from '../workspace';
+
+/** Noise below this share of the level is treated as this share, so flat series stay sane. */
+const MIN_RELATIVE_SCALE = 0.01;
+/**
+ * The noise scale is the mean of the smallest 75 % of the recent absolute residuals: as robust to a
+ * few outliers as the median, steadier over a short window. For normal noise that mean is 0.5147 σ.
+ */
+const TRIM = 0.75;
+const TRIMMED_MEAN_TO_SIGMA = 1 / 0.5147;
+const tracker = new RunTracker();
+
+const WARMUP_THRESHOLD = 3.5;
+const WARMUP_MIN_REL = 0.2;
+
+/**
+ * Ends the warm-up: outliers of the first weeks are cleaned, then the noise window is filled with
+ * the residuals of the warm-up days' second half against the cleaned same-weekday means.
+ */
+function warmUp(
+  c: Float64Array,
+  x: Float64Array,
+  start: number,
+  stop: number,
+  threshold: number,
+  minRel: number,
+  special: Uint8Array | null,
+  win: SortedWindow,
+  relative: boolean,
+): void {
+  cleanWarmup(c, x, start, stop, threshold, minRel, special);
+  for (let u = start + 7; u < stop; u++) {
+    if (special !== null && special[u] !== 0) continue;
+    const exp = sameWeekdayMean(c, u, 4, start);
+    if (Number.isNaN(exp)) continue;
+    if (relative) {
+      if (exp > 0) win.push(c[u] / exp - 1);
+    } else win.push(Math.abs(c[u] - exp));
+  }
+}
+
+function weeksOf(window: number): number {
+  return Math.max(1, Math.round(window / 7));
+}
+
+function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array {
+  const { x, special, start, end } = input;
+  const e = ws.expected;
+  const f = ws.flags;
+  const c = ws.clean;
+  e.fill(Number.NaN, 0, end);
+  f.fill(0, 0, end);
+  const weeks = weeksOf(p.window);
+  const span = weeks * 7;
+  const win = ws.window;
+  win.reset(span);
+  const minScores = Math.ceil(span / 2);
+  const threshold = p.threshold;
+  const minRel = p.minChangePct / 100;
+  tracker.reset();
+  for (let t = start; t < end; t++) {
+    const xt = x[t];
+    if (t - span < start) {
+      c[t] = special !== null && special[t] !== 0 ? Number.NaN : xt;
+      continue;
+    }
+    if (t - span === start) warmUp(c, x, start, t, threshold, minRel, special, win, false);
+    const exp = sameWeekdayMean(c, t, weeks, start);
+    const isSpecial = special !== null && special[t] !== 0;
+    const r = xt - exp;
+    let flag = 0;
+    if (win.size >= minScores) {
+      let scale = TRIMMED_MEAN_TO_SIGMA * win.lowerMean(TRIM);
+      const floor = MIN_RELATIVE_SCALE * Math.abs(exp);
+      if (scale < floor) scale = floor;
+      if (scale < 1e-9) scale = 1e-9;
+      const z = r / scale;
+      const big = Math.abs(r) >= minRel * Math.abs(exp);
+      flag = !big ? 0 : z > threshold ? 1 : z < -threshold ? -1 : 0;
+    }
+    e[t] = exp;
+    f[t] = flag;
+    c[t] = cleanValue(xt, exp, flag, isSpecial);
+    if (!isSpecial && !Number.isNaN(r)) win.push(Math.abs(r));
+    const accept = tracker.step(flag, t, p.adaptAfterDays, isSpecial);
+    if (flag !== 0 && !isSpecial && !Number.isNaN(r)) tracker.pushes++;
+    if (accept) {
+      relevel(c, x, e, tracker.start, t, span, start, special);
+      win.popNewest(tracker.pushes);
+      tracker.reset();
+    } else if (flag !== 0 && !isSpecial && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {
+      relevelWeekday(c, x, e, t, weeks, start);
+    }
+  }
+  return x;
+}
+
+function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
+  const { x, special, start, end } = input;
+  const e = ws.expected;
+  const f = ws.flags;
+  const c = ws.clean;
+  e.fill(Number.NaN, 0, end);
+  f.fill(0, 0, end);
+  const weeks = weeksOf(p.window);
+  const span = weeks * 7;
+  const win = ws.window;
+  win.reset(span);
+  const minScores = Math.ceil(span / 2);
+  const k = p.sensitivity;
+  tracker.reset();
+  for (let t = start; t < end; t++) {
+    const xt = x[t];
+    const isSpecial = special !== null && special[t] !== 0;
+    if (t - span < start) {
+      c[t] = isSpecial ? Number.NaN : xt;
+      continue;
+    }
+    if (t - span === start) warmUp(c, x, start, t, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
+    const exp = sameWeekdayMean(c, t, weeks, start);
+    let flag = 0;
+    let rel = Number.NaN;
+    if (exp > 0) {
+      rel = xt / exp - 1;
+      if (win.size >= minScores) {
+        const q1 = win.quantile(0.25);
+        const q3 = win.quantile(0.75);
+        let iqr = q3 - q1;
+        if (iqr < MIN_RELATIVE_SCALE) iqr = MIN_RELATIVE_SCALE;
+        flag = rel > q3 + k * iqr ? 1 : rel < q1 - k * iqr ? -1 : 0;
+      }
+    }
+    e[t] = exp;
+    f[t] = flag;
+    c[t] = cleanValue(xt, exp, flag, isSpecial);
+    let pushed = 0;
+    if (!isSpecial && !Number.isNaN(rel)) {
+      win.push(rel);
+      pushed = 1;
+    }
+    const accept = tracker.step(flag, t, p.adaptAfterDays, isSpecial);
+    if (flag !== 0) tracker.pushes += pushed;
+    if (accept) {
+      relevel(c, x, e, tracker.start, t, span, start, special);
+      win.popNewest(tracker.pushes);
+      tracker.reset();
+    } else if (flag !== 0 && !isSpecial && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {
+      relevelWeekday(c, x, e, t, weeks, start);
+    }
+  }
+  return x;
+}
+
+export const spike: DetectorImpl<'spike'> = {
+  type: 'spike',
+  code: 'Spike',
+  aggregate: false,
+  minHistory: (p) => weeksOf(p.window) * 7 + 1,
+  run: runSpike,
+};
+
+export const dt: DetectorImpl<'dt'> = {
+  type: 'dt',
+  code: 'DT',
+  aggregate: false,
+  minHistory: (p) => weeksOf(p.window) * 7 + 1,
+  run: runDt,
+};

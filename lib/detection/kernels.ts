@@ -1,0 +1,178 @@
+/** Small numeric helpers shared by the detector loops; all allocation-free. */
+
+/** +1 / -1 when actual differs from expected by at least `fraction` of |expected|, else 0. */
+export function classifyPct(actual: number, expected: number, fraction: number): number {
+  const diff = actual - expected;
+  if (expected === 0) return diff > 0 ? 1 : diff < 0 ? -1 : 0;
+  const rel = diff / Math.abs(expected);
+  return rel >= fraction ? 1 : rel <= -fraction ? -1 : 0;
+}
+
+/** Weekday (Monday = 0) of index 0 of a series starting at epoch day dayIndex0. */
+export function weekdayOf(epochDay: number): number {
+  return (((epochDay + 3) % 7) + 7) % 7;
+}
+
+/** Mean of the cleaned values on the same weekday over the `weeks` weeks before t (NaN entries skipped). */
+export function sameWeekdayMean(c: Float64Array, t: number, weeks: number, start: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let k = 1, u = t - 7; k <= weeks && u >= start; k++, u -= 7) {
+    const v = c[u];
+    // NaN marks a special day whose expectation was unknown: it stays out of the baseline.
+    if (!Number.isNaN(v)) {
+      sum += v;
+      count++;
+    }
+  }
+  return count === 0 ? Number.NaN : sum / count;
+}
+
+/**
+ * Tracks runs of same-sign flags. When a run reaches `adaptAfter` days the change is accepted as
+ * the new normal: the run's cleaned values become the actual ones and the `lookback` days before it
+ * are scaled to the new level, so baselines stop comparing against the old level.
+ */
+export class RunTracker {
+  sign = 0;
+  length = 0;
+  start = 0;
+  /** Values pushed into a rolling window during the run (undone on acceptance). */
+  pushes = 0;
+
+  reset(): void {
+    this.sign = 0;
+    this.length = 0;
+    this.pushes = 0;
+  }
+
+  /**
+   * Records day t's flag; returns true when the run has just become long enough to accept.
+   * Special days neither extend nor break a run: their deviation is explained.
+   */
+  step(flag: number, t: number, adaptAfter: number, isSpecial = false): boolean {
+    if (isSpecial) return false;
+    if (flag === 0) {
+      this.sign = 0;
+      this.length = 0;
+      this.pushes = 0;
+      return false;
+    }
+    if (flag !== this.sign) {
+      this.sign = flag;
+      this.length = 0;
+      this.pushes = 0;
+      this.start = t;
+    }
+    this.length++;
+    return adaptAfter > 0 && this.length >= adaptAfter;
+  }
+}
+
+/** Accepts a run [from, to] as the new level (see RunTracker); special days keep their cleaned value. */
+export function relevel(
+  c: Float64Array,
+  actual: Float64Array,
+  expected: Float64Array,
+  from: number,
+  to: number,
+  lookback: number,
+  start: number,
+  special: Uint8Array | null,
+): void {
+  let sa = 0;
+  let se = 0;
+  for (let u = from; u <= to; u++) {
+    if (special !== null && special[u] !== 0) continue;
+    const e = expected[u];
+    if (!Number.isNaN(e)) {
+      sa += actual[u];
+      se += e;
+    }
+    c[u] = actual[u];
+  }
+  const lo = Math.max(start, from - lookback);
+  if (se > 0 && sa > 0) {
+    const ratio = sa / se;
+    for (let u = lo; u < from; u++) c[u] *= ratio;
+  } else {
+    const delta = (sa - se) / (to - from + 1);
+    for (let u = lo; u < from; u++) c[u] += delta;
+  }
+}
+
+/** The cleaned value of day t: actual, or expected when flagged or special (NaN if unknown then). */
+export function cleanValue(actual: number, expected: number, flag: number, isSpecial: boolean): number {
+  if (flag !== 0) return expected;
+  return isSpecial ? expected : actual;
+}
+
+/**
+ * Accepts a weekday-level change: day t and the same weekday a week before were both flagged with
+ * the same sign, so the weekday's baseline (not the day) is off. Both days keep their actual value
+ * and the older same-weekday values in the baseline are scaled to the new level.
+ */
+export function relevelWeekday(
+  c: Float64Array,
+  actual: Float64Array,
+  expected: Float64Array,
+  t: number,
+  weeks: number,
+  start: number,
+): void {
+  const a = actual[t] + actual[t - 7];
+  const e = expected[t] + (!Number.isNaN(expected[t - 7]) ? expected[t - 7] : expected[t]);
+  c[t] = actual[t];
+  c[t - 7] = actual[t - 7];
+  const ratio = e > 0 && a > 0 ? a / e : Number.NaN;
+  const delta = (a - e) / 2;
+  for (let k = 2, u = t - 14; k <= weeks && u >= start; k++, u -= 7) {
+    c[u] = !Number.isNaN(ratio) ? c[u] * ratio : c[u] + delta;
+  }
+}
+
+const warmScratch = new Float64Array(512);
+const warmMedian = new Float64Array(7);
+
+function medianOf(values: Float64Array, k: number): number {
+  if (k === 0) return Number.NaN;
+  const s = values.subarray(0, k).sort();
+  return k % 2 === 1 ? s[(k - 1) >> 1] : (s[k / 2 - 1] + s[k / 2]) / 2;
+}
+
+/**
+ * Before a rolling detector has a noise estimate, an outlier in its first weeks would sit in every
+ * later baseline. This replaces, in the cleaned series, each warm-up day that lies more than
+ * `threshold` robust standard deviations (and `minRel` of the level) from its weekday's median.
+ */
+export function cleanWarmup(
+  c: Float64Array,
+  x: Float64Array,
+  start: number,
+  stop: number,
+  threshold: number,
+  minRel: number,
+  special: Uint8Array | null,
+): void {
+  const span = stop - start;
+  if (span < 14 || span > warmScratch.length) return;
+  for (let w = 0; w < 7; w++) {
+    let k = 0;
+    for (let u = start + w; u < stop; u += 7)
+      if (special === null || special[u] === 0) warmScratch[k++] = x[u];
+    warmMedian[w] = medianOf(warmScratch, k);
+  }
+  let k = 0;
+  for (let u = start; u < stop; u++) {
+    const m = warmMedian[(u - start) % 7];
+    if (!Number.isNaN(m) && (special === null || special[u] === 0)) warmScratch[k++] = Math.abs(x[u] - m);
+  }
+  const sigma = 1.4826 * medianOf(warmScratch, k);
+  for (let u = start; u < stop; u++) {
+    if (special !== null && special[u] !== 0) continue;
+    const m = warmMedian[(u - start) % 7];
+    if (Number.isNaN(m)) continue;
+    const d = Math.abs(x[u] - m);
+    if (d > threshold * Math.max(sigma, 0.01 * Math.abs(m)) && d > minRel * Math.abs(m)) c[u] = m;
+  }
+}

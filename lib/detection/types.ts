@@ -1,0 +1,89 @@
+/** Shapes shared by the detection engine, its callers (process worker, preview) and the detectors. */
+import type { SpecialCalendar } from '../calendar/special-calendar';
+import type { DetectorParamsByType, DetectorType } from './params';
+
+export type AnomalyType =
+  | 'DOD'
+  | 'WOW'
+  | 'MOM'
+  | 'QOQ'
+  | 'MPY'
+  | 'CW'
+  | 'Gap'
+  | 'Spike'
+  | 'ChangePoint'
+  | 'DT'
+  | 'Peer'
+  | 'Mix'
+  | 'Cardinality';
+
+export type AnomalyResult = 'Positive' | 'Negative';
+
+export type SeriesId = number | string;
+
+/** One series as columnar arrays; every array has values.length entries aligned by day. */
+export interface SeriesInput {
+  seriesId: SeriesId;
+  /** Epoch day of values[0]. */
+  dayIndex0: number;
+  /** Daily values after gap filling. */
+  values: Float64Array;
+  /** 1 where the source had data (before gap filling); needed by gap, used for skip reasons. */
+  present?: Uint8Array;
+  /** Total of the data view per day, for the share %. */
+  totalValues?: Float64Array;
+  /** Parent series per day (mix). */
+  parentValues?: Float64Array;
+  /** Median relative change of the series' peer group per day (peer), from buildPeerBaseline. */
+  peerChange?: Float64Array;
+  /** Distinct non-zero child values per day (cardinality), from buildCardinalityBaseline. */
+  cardinality?: Float64Array;
+}
+
+export interface DetectorConfig<T extends DetectorType = DetectorType> {
+  type: T;
+  params?: Partial<DetectorParamsByType[T]> | Record<string, unknown>;
+}
+
+export interface DetectionContext {
+  /** Special dates of the data view; used by detectors with useSpecialDates. */
+  calendar?: SpecialCalendar;
+  /** Exclude the most recent N days from analysis. */
+  ignoreLastNDays?: number;
+  /** Report anomalies only in the last N analysed days; 0 or absent = whole history. */
+  scanInLastNDays?: number;
+  /** Anomalies of this type the series had before values[0] (added to recurrence). */
+  history?: (seriesId: SeriesId, type: AnomalyType) => number;
+}
+
+/** An anomaly ready to be written; identity is (seriesId, type, startDay). */
+export interface AnomalyDraft {
+  seriesId: SeriesId;
+  type: AnomalyType;
+  startDay: number;
+  endDay: number;
+  startDate: string;
+  endDate: string;
+  duration: number;
+  actualValue: number;
+  predictedValue: number;
+  change: number;
+  changePct: number | null;
+  changeCum: number;
+  sharePct: number | null;
+  recurrence: number;
+  result: AnomalyResult;
+}
+
+export type SkipReason =
+  | 'no-data'
+  | 'gap-amount'
+  | 'average-below-min'
+  | 'average-above-max'
+  | 'missing-input'
+  | 'too-short';
+
+export interface Skip {
+  reason: SkipReason;
+  message: string;
+}

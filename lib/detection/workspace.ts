@@ -1,0 +1,44 @@
+/**
+ * Scratch arrays reused across series so that detection allocates nothing per series or per day.
+ * One workspace per worker thread; arrays grow to the longest series seen.
+ */
+import { SortedWindow } from './sorted-window';
+
+export class Workspace {
+  capacity = 0;
+  /** Expected value per day (NaN where the detector has no opinion). */
+  expected = new Float64Array(0);
+  /** +1 positive, -1 negative, 0 not flagged. */
+  flags = new Int8Array(0);
+  /** The series as baselines see it: flagged and special days replaced by their expected value. */
+  clean = new Float64Array(0);
+  /** All zeros: the actual values of missing days. */
+  zeros = new Float64Array(0);
+  /** Prefix sums for segment statistics. */
+  prefixA = new Float64Array(0);
+  prefixB = new Float64Array(0);
+  prefixC = new Float64Array(0);
+  prefixD = new Float64Array(0);
+  /** Period boundaries (calendar months, quarters, weeks). */
+  bounds = new Int32Array(0);
+  /** Per-weekday sums and counts. */
+  weekSum = new Float64Array(7);
+  weekCount = new Float64Array(7);
+  window = new SortedWindow(64);
+
+  /** Makes every array hold at least n days. */
+  ensure(n: number): void {
+    if (n <= this.capacity) return;
+    const cap = Math.max(n, Math.ceil(this.capacity * 1.5));
+    this.capacity = cap;
+    this.expected = new Float64Array(cap);
+    this.flags = new Int8Array(cap);
+    this.clean = new Float64Array(cap);
+    this.zeros = new Float64Array(cap);
+    this.prefixA = new Float64Array(cap + 1);
+    this.prefixB = new Float64Array(cap + 1);
+    this.prefixC = new Float64Array(cap + 1);
+    this.prefixD = new Float64Array(cap + 1);
+    this.bounds = new Int32Array(Math.ceil(cap / 7) + 8);
+  }
+}

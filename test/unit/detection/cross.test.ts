@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { buildCardinalityBaseline, buildPeerBaseline, sumSeries } from '../../../lib/detection/baselines';
+import { detectSeries } from '../../../lib/detection/detect';
+import { dateOf, flat, series, weekly } from './helpers';
+
+describe('peer baseline', () => {
+  it('is the median of the members’ changes against their own same-weekday mean', () => {
+    const members = [flat(60, 100), flat(60, 200), flat(60, 50)];
+    members[0][40] = 150; // +50 %
+    members[1][40] = 100; // -50 %
+    members[2][40] = 55; // +10 %
+    const { change, members: voters } = buildPeerBaseline(members);
+    expect(change[40]).toBeCloseTo(0.1, 10);
+    expect(voters[40]).toBe(3);
+    expect(change[41]).toBe(0);
+    expect(Number.isNaN(change[27])).toBe(true); // fewer than 4 weeks of history
+  });
+
+  it('leaves days with fewer than minPeers voting members without a baseline', () => {
+    const present = new Uint8Array(60).fill(1);
+    present[40] = 0;
+    const { change } = buildPeerBaseline([flat(60, 1), flat(60, 1), flat(60, 1)], { presents: [present] });
+    expect(Number.isNaN(change[40])).toBe(true);
+  });
+});
+
+describe('peer', () => {
+  it('flags the one member that did not move when its peers halved', () => {
+    const members = [0, 1, 2, 3].map(() => weekly(70, [100, 100, 100, 100, 100, 60, 50]));
+    for (const m of members.slice(0, 3)) m[50] /= 2;
+    const { change } = buildPeerBaseline(members);
+    const outlier = detectSeries(series(members[3], { peerChange: change }), [{ type: 'peer' }]);
+    expect(outlier).toHaveLength(1);
+    expect(outlier[0]).toMatchObject({
+      type: 'Peer',
+      startDate: dateOf(50),
+      actualValue: 100,
+      predictedValue: 50,
+      result: 'Positive',
+    });
+    expect(detectSeries(series(members[0], { peerChange: change }), [{ type: 'peer' }])).toEqual([]);
+  });
+
+  it('is skipped without a peer baseline', () => {
+    expect(detectSeries(series(flat(70, 1)), [{ type: 'peer' }])).toEqual([]);
+  });
+});
+
+describe('mix', () => {
+  it('flags a child whose share of its parent grows while the parent holds', () => {
+    const child = flat(70, 30);
+    const other = flat(70, 70);
+    child.fill(45, 50, 53);
+    other.fill(55, 50, 53);
+    const parent = sumSeries([child, other]);
+    const anomalies = detectSeries(series(child, { parentValues: parent }), [{ type: 'mix' }]);
+    expect(anomalies).toHaveLength(1);
+    expect(anomalies[0]).toMatchObject({
+      type: 'Mix',
+      startDate: dateOf(50),
+      duration: 3,
+      actualValue: 135,
+      predictedValue: 90,
+      result: 'Positive',
+    });
+  });
+
+  it('does not flag a child that grows together with its parent', () => {
+    const child = flat(70, 30);
+    const parent = flat(70, 100);
+    child.fill(45, 50, 53);
+    parent.fill(150, 50, 53);
+    expect(detectSeries(series(child, { parentValues: parent }), [{ type: 'mix' }])).toEqual([]);
+  });
+});
+
+describe('cardinality', () => {
+  it('counts the children with a non-zero value each day', () => {
+    const children = [flat(5, 1), flat(5, 0), flat(5, 3)];
+    children[1][2] = 4;
+    expect(Array.from(buildCardinalityBaseline(children))).toEqual([2, 2, 3, 2, 2]);
+  });
+
+  it('flags a parent when one of its five children disappears, for adaptAfterDays days', () => {
+    const children = [0, 1, 2, 3, 4].map(() => flat(90, 10));
+    children[4].fill(0, 50);
+    const counts = buildCardinalityBaseline(children);
+    const anomalies = detectSeries(series(sumSeries(children), { cardinality: counts }), [
+      { type: 'cardinality' },
+    ]);
+    expect(anomalies).toHaveLength(1);
+    expect(anomalies[0]).toMatchObject({
+      type: 'Cardinality',
+      startDate: dateOf(50),
+      duration: 7,
+      actualValue: 28,
+      predictedValue: 35,
+      result: 'Negative',
+    });
+  });
+
+  it('flags a new child value as positive', () => {
+    const children = [0, 1, 2].map(() => flat(90, 10));
+    children[2].fill(0, 0, 60);
+    const counts = buildCardinalityBaseline(children);
+    const [a] = detectSeries(series(sumSeries(children), { cardinality: counts }), [{ type: 'cardinality' }]);
+    expect(a).toMatchObject({ startDate: dateOf(60), result: 'Positive' });
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { detectSeries } from '../../../lib/detection/detect';
+import { dateOf, flat, series, weekly, withDays } from './helpers';
+
+describe('dod', () => {
+  it('a flat 100 series with one day at 200 gives one positive DOD of one day, change 100 (100 %)', () => {
+    const anomalies = detectSeries(series(withDays(flat(60, 100), { 40: 200 })), [{ type: 'dod' }]);
+    expect(anomalies).toHaveLength(1);
+    expect(anomalies[0]).toMatchObject({
+      type: 'DOD',
+      startDate: dateOf(40),
+      endDate: dateOf(40),
+      duration: 1,
+      actualValue: 200,
+      predictedValue: 100,
+      change: 100,
+      changePct: 100,
+      changeCum: 100,
+      result: 'Positive',
+      recurrence: 0,
+    });
+  });
+
+  it('a day at 50 is a negative DOD of -50 %', () => {
+    const [a] = detectSeries(series(withDays(flat(60, 100), { 40: 50 })), [{ type: 'dod' }]);
+    expect(a).toMatchObject({ result: 'Negative', change: -50, changePct: -50 });
+  });
+
+  it('does not flag the return to normal after a one-day spike', () => {
+    const anomalies = detectSeries(series(withDays(flat(60, 100), { 40: 200 })), [{ type: 'dod' }]);
+    expect(anomalies.map((a) => a.startDate)).toEqual([dateOf(40)]);
+  });
+
+  it('compares like weekdays: a weekly profile with quiet weekends has no DOD anomaly', () => {
+    const values = weekly(84, [100, 100, 100, 100, 100, 50, 40]);
+    expect(detectSeries(series(values), [{ type: 'dod' }])).toEqual([]);
+  });
+
+  it('still flags a Saturday that doubles its usual weekend level', () => {
+    const values = withDays(weekly(84, [100, 100, 100, 100, 100, 50, 40]), { 61: 100 }); // day 61 is a Saturday
+    const anomalies = detectSeries(series(values), [{ type: 'dod' }]);
+    expect(anomalies).toHaveLength(1);
+    expect(anomalies[0]).toMatchObject({ startDate: dateOf(61), predictedValue: 50, result: 'Positive' });
+  });
+
+  it('honours percentualChange', () => {
+    const values = withDays(flat(60, 100), { 40: 125 });
+    expect(detectSeries(series(values), [{ type: 'dod' }])).toEqual([]);
+    expect(detectSeries(series(values), [{ type: 'dod', params: { percentualChange: 20 } }])).toHaveLength(1);
+  });
+
+  it('reports a level shift as one anomaly of adaptAfterDays days, then takes the new level as normal', () => {
+    const values = flat(80, 100);
+    values.fill(150, 40);
+    const anomalies = detectSeries(series(values), [{ type: 'dod' }]);
+    expect(anomalies).toHaveLength(1);
+    expect(anomalies[0]).toMatchObject({
+      startDate: dateOf(40),
+      duration: 7,
+      actualValue: 1050,
+      predictedValue: 700,
+    });
+  });
+});
+
+describe('wow', () => {
+  it('compares a day with the same weekday a week before', () => {
+    const values = withDays(weekly(70, [100, 120, 110, 130, 150, 60, 40]), { 45: 180 }); // a Thursday, usually 130
+    const anomalies = detectSeries(series(values), [{ type: 'wow' }]);
+    expect(anomalies).toHaveLength(1);
+    expect(anomalies[0]).toMatchObject({
+      type: 'WOW',
+      startDate: dateOf(45),
+      actualValue: 180,
+      predictedValue: 130,
+    });
+  });
+
+  it('does not flag the same weekday a week after a spike', () => {
+    const values = withDays(weekly(70, [100, 120, 110, 130, 150, 60, 40]), { 45: 180 });
+    const anomalies = detectSeries(series(values), [{ type: 'wow' }]);
+    expect(anomalies.map((a) => a.startDate)).toEqual([dateOf(45)]);
+  });
+});

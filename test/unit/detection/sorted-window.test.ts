@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { SortedWindow } from '../../../lib/detection/sorted-window';
+
+describe('sorted window', () => {
+  it('keeps the last `capacity` values and answers quantiles over them', () => {
+    const w = new SortedWindow(8);
+    w.reset(4);
+    for (const v of [5, 1, 9, 3, 7]) w.push(v); // 5 falls out
+    expect(w.size).toBe(4);
+    expect(w.quantile(0)).toBe(1);
+    expect(w.quantile(1)).toBe(9);
+    expect(w.quantile(0.5)).toBe(5); // between 3 and 7
+    expect(w.total).toBe(20);
+  });
+
+  it('averages the smallest share of the values', () => {
+    const w = new SortedWindow(8);
+    w.reset(8);
+    for (const v of [4, 1, 100, 2, 3, 50, 6, 5]) w.push(v);
+    expect(w.lowerMean(0.75)).toBe((1 + 2 + 3 + 4 + 5 + 6) / 6);
+  });
+
+  it('removes the newest values on request', () => {
+    const w = new SortedWindow(8);
+    w.reset(5);
+    for (const v of [10, 20, 30, 40]) w.push(v);
+    w.popNewest(2);
+    expect(w.size).toBe(2);
+    expect([w.quantile(0), w.quantile(1), w.total]).toEqual([10, 20, 30]);
+    w.push(5);
+    expect(w.quantile(0)).toBe(5);
+  });
+
+  it('grows beyond its first capacity', () => {
+    const w = new SortedWindow(2);
+    w.reset(100);
+    for (let i = 100; i > 0; i--) w.push(i);
+    expect([w.size, w.quantile(0), w.quantile(1)]).toEqual([100, 1, 100]);
+  });
+});
