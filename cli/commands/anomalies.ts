@@ -1,0 +1,79 @@
+/** anomalies: run a saved filter, or unsaved filter settings, and show the ranked anomalies and aggregates. */
+import type { Command } from 'commander';
+import { type Ctx, context, positiveInt, readJsonObject } from '../context';
+import { group } from '../help';
+import { type Column, col } from '../output';
+
+const pct = (v: unknown) => (typeof v === 'number' ? `${Math.round(v * 10) / 10}%` : '');
+
+const anomalyColumns: Column<any>[] = [
+  col('start', 'startDate'),
+  col('type', 'type'),
+  col('days', 'duration'),
+  col('data view', 'dataView', 30),
+  col('categories', 'categories', 45),
+  col('actual', 'actualValue'),
+  col('expected', 'predictedValue'),
+  { header: 'change %', value: (a) => pct(a.changePct) },
+  { header: 'share %', value: (a) => pct(a.sharePct) },
+  col('rec', 'recurrence'),
+  col('result', 'result'),
+  col('sin', 'sin'),
+  col('sim', 'sim'),
+  { header: 'comments', value: (a) => a.comments?.length || '' },
+];
+
+const aggregateColumns: Column<any>[] = [
+  col('start', 'startDate'),
+  col('types', 'types', 30),
+  col('days', 'duration'),
+  col('n', 'n'),
+  col('data view', 'dataView', 30),
+  col('common categories', 'commonCategories', 45),
+  col('different', 'differentCategories', 30),
+  { header: 'change %', value: (a) => pct(a.changePct) },
+  { header: 'share %', value: (a) => pct(a.sharePct) },
+  col('result', 'result'),
+  col('sin', 'sin'),
+];
+
+function show({ out }: Ctx, answer: any): void {
+  out.result(answer, () => {
+    const title = answer.filter ? `Filter ${answer.filter.id} "${answer.filter.name}"` : 'Preview';
+    const tr = answer.timeRange;
+    out.line(`${title}: ${tr ? `${tr.preset} (${tr.dateFrom} to ${tr.dateTo})` : ''}`.trim());
+    for (const w of answer.warnings ?? []) out.notice(`Warning: ${w}`);
+    if (answer.aggregates) {
+      out.line(`\n${answer.aggregates.length} aggregate(s):`);
+      out.table(answer.aggregates, aggregateColumns, 'No aggregates.');
+    }
+    out.line(`\n${answer.anomalies?.length ?? 0} anomal${answer.anomalies?.length === 1 ? 'y' : 'ies'}:`);
+    out.table(answer.anomalies ?? [], anomalyColumns, 'No anomalies in this time range.');
+  });
+}
+
+export function registerAnomalies(program: Command): void {
+  const anomalies = group(program, 'anomalies', 'anomalies selected, ranked and aggregated by filters', [
+    'anomalies by-filter 3',
+    'anomalies by-filter 3 --json > anomalies.json',
+    'anomalies query --file settings.json   # unsaved filter settings',
+  ]);
+
+  anomalies
+    .command('by-filter')
+    .description('run a saved filter: its anomalies (and aggregates when it aggregates)')
+    .argument('<id>', 'filter id', positiveInt)
+    .action(async (id: number, _o: unknown, cmd: Command) => {
+      const ctx = context(cmd);
+      show(ctx, await ctx.api.get(`/api/v1/anomalies/by-filter/${id}`));
+    });
+
+  anomalies
+    .command('query')
+    .description('run filter settings without saving them (a preview)')
+    .requiredOption('--file <path>', 'JSON body with filter fields, or - for standard input')
+    .action(async (o: { file: string }, cmd: Command) => {
+      const ctx = context(cmd);
+      show(ctx, await ctx.api.post('/api/v1/anomalies/query', { body: await readJsonObject(o.file) }));
+    });
+}
