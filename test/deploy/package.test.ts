@@ -1,0 +1,248 @@
+/**
+ * The AWS package: `serverless package --stage ci` runs without credentials, and its CloudFormation
+ * template has the queues, dead-letter queues, schedules, permissions and runtimes of docs/deploy.md.
+ * It packages once (about a minute and a half on two cores); SKIP_PACKAGE_TEST=1 skips it. It does not
+ * touch a database, so the PostgreSQL pass of CI (DATABASE_URL set) skips it too.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/config/config';
+import { JOB_KINDS } from '../../lib/jobs/types';
+import { queueOf } from '../../lib/queue/port';
+import {
+  ensureWebBuilt,
+  type Json,
+  type Packaged,
+  packageStage,
+  refTarget,
+  renderedEnvironment,
+  resourcesOf,
+  shellSentinels,
+  statementsOf,
+} from './support';
+
+const skipReason =
+  process.env.SKIP_PACKAGE_TEST === '1'
+    ? 'SKIP_PACKAGE_TEST=1'
+    : process.env.DATABASE_URL
+      ? 'DATABASE_URL is set: the package test uses no database and runs in the PGlite pass'
+      : undefined;
+if (skipReason) console.info(`test/deploy/package.test.ts skipped: ${skipReason}`);
+
+const STAGE = 'ci';
+const jobQueues = [...new Set(JOB_KINDS.map(queueOf))];
+
+describe.skipIf(skipReason)('the AWS package of a stage', () => {
+  let pkg: Packaged;
+  let resources: Json;
+  let functions: Array<[string, Json]>;
+  let mappings: Json[];
+
+  const queueNamed = (name: string): [string, Json] => {
+    const found = resourcesOf(pkg.template, 'AWS::SQS::Queue').find(
+      ([, q]) => q.Properties.QueueName === `anomaly-monitor-${STAGE}-${name}`,
+    );
+    if (!found) throw new Error(`no SQS queue anomaly-monitor-${STAGE}-${name}`);
+    return found;
+  };
+  const functionOf = (mapping: Json): Json => resources[refTarget(mapping.FunctionName) as string];
+  const roleOf = (fn: Json): string => refTarget(fn.Properties.Role) as string;
+
+  beforeAll(async () => {
+    await ensureWebBuilt();
+    pkg = await packageStage(STAGE);
+    resources = pkg.template.Resources;
+    functions = resourcesOf(pkg.template, 'AWS::Lambda::Function');
+    mappings = resourcesOf(pkg.template, 'AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
+    const mib = (n: number) => (n / 1048576).toFixed(1);
+    const unzipped = [...pkg.artifact.values()].reduce((s, b) => s + b.length, 0);
+    console.info(
+      `packaged ${functions.length} functions in ${pkg.seconds.toFixed(0)} s; ${mib(unzipped)} MiB unzipped`,
+    );
+  }, 900_000);
+  afterAll(() => {
+    if (pkg) rmSync(pkg.dir, { recursive: true, force: true });
+  });
+
+  it('runs every function on nodejs22.x from a bundle inside the artifact', () => {
+    expect(functions.length).toBeGreaterThan(10);
+    for (const [id, fn] of functions) {
+      expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
+      const bundle = `${fn.Properties.Handler.replace(/\.[^.]+$/, '')}.mjs`;
+      expect(pkg.artifact.has(bundle), `${id}: ${bundle}`).toBe(true);
+    }
+  });
+
+  it('gives each job queue its own dead-letter queue, reached after as many receives as the runner attempts', () => {
+    const deadLetterQueues = new Set<string>();
+    for (const name of jobQueues) {
+      const [queueId, queue] = queueNamed(name);
+      const redrive = queue.Properties.RedrivePolicy;
+      const dlqId = refTarget(redrive.deadLetterTargetArn) as string;
+      expect(resources[dlqId].Type).toBe('AWS::SQS::Queue');
+      expect(resources[dlqId].Properties.RedrivePolicy).toBeUndefined();
+      deadLetterQueues.add(dlqId);
+      const worker = functionOf(mappings.find((m) => refTarget(m.EventSourceArn) === queueId) ?? {});
+      expect(Number(redrive.maxReceiveCount)).toBe(
+        Number(worker.Properties.Environment.Variables.JOB_MAX_ATTEMPTS),
+      );
+    }
+    expect(deadLetterQueues.size).toBe(jobQueues.length);
+  });
+
+  it('delivers each job queue to its worker one message at a time, with partial batch responses', () => {
+    for (const name of jobQueues) {
+      const [queueId, queue] = queueNamed(name);
+      const own = mappings.filter((m) => refTarget(m.EventSourceArn) === queueId);
+      expect(own, name).toHaveLength(1);
+      expect(own[0].BatchSize).toBe(1);
+      expect(own[0].FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+      // AWS advises a visibility timeout of at least six times the function's timeout.
+      expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
+        6 * functionOf(own[0]).Properties.Timeout,
+      );
+    }
+  });
+
+  it('drains every dead-letter queue into the dead-letter worker', () => {
+    for (const name of jobQueues) {
+      const dlqId = refTarget(queueNamed(name)[1].Properties.RedrivePolicy.deadLetterTargetArn) as string;
+      const own = mappings.filter((m) => refTarget(m.EventSourceArn) === dlqId);
+      expect(own, dlqId).toHaveLength(1);
+      expect(refTarget(own[0].FunctionName)).toBe('DeadLettersLambdaFunction');
+      expect(own[0].FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+      const timeout = functionOf(own[0]).Properties.Timeout;
+      expect(resources[dlqId].Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
+    }
+  });
+
+  it('schedules cron loads every minute and connector tests every few hours', () => {
+    const scheduleOf = (fnId: string) =>
+      resourcesOf(pkg.template, 'AWS::Events::Rule')
+        .filter(([, r]) => r.Properties.Targets.some((t: Json) => refTarget(t.Arn) === fnId))
+        .map(([, r]) => r.Properties.ScheduleExpression);
+    expect(scheduleOf('CronLoadsLambdaFunction')).toEqual(['rate(1 minute)']);
+    const [connectorTests] = scheduleOf('ConnectorTestsLambdaFunction');
+    expect(connectorTests).toMatch(/^rate\(\d+ hours\)$/);
+    expect(Number(/\d+/.exec(connectorTests)?.[0])).toBeGreaterThanOrEqual(2);
+  });
+
+  it("limits every secrets permission to the service's own name prefix", () => {
+    const prefix = renderedEnvironment(functions[0][1]).SECRETS_PREFIX;
+    expect(prefix).toBe(`anomaly-monitor/${STAGE}/secrets/`);
+    let granted = 0;
+    for (const [id, role] of resourcesOf(pkg.template, 'AWS::IAM::Role')) {
+      for (const s of statementsOf(role).filter((s) =>
+        s.Action.some((a) => a.startsWith('secretsmanager:')),
+      )) {
+        granted++;
+        expect(
+          s.Action.filter((a) => a.includes('*')),
+          id,
+        ).toEqual([]);
+        for (const resource of s.Resource) {
+          expect(resource, id).not.toBe('*');
+          expect((resource as Json)['Fn::Sub'], id).toMatch(new RegExp(`:secret:${prefix}\\*$`));
+        }
+      }
+    }
+    expect(granted).toBeGreaterThanOrEqual(3);
+  });
+
+  it('grants no wildcard resource except the network interface rights of a VPC', () => {
+    for (const [id, role] of resourcesOf(pkg.template, 'AWS::IAM::Role')) {
+      for (const s of statementsOf(role).filter((s) => s.Resource.includes('*'))) {
+        expect(
+          s.Action.filter((a) => !a.startsWith('ec2:')),
+          id,
+        ).toEqual([]);
+      }
+    }
+  });
+
+  it('lets each function receive only from the queues that trigger it', () => {
+    for (const [roleId, role] of resourcesOf(pkg.template, 'AWS::IAM::Role')) {
+      const granted = statementsOf(role)
+        .filter((s) => s.Action.includes('sqs:ReceiveMessage'))
+        .flatMap((s) => s.Resource.map(refTarget));
+      const triggering = mappings
+        .filter((m) => roleOf(functionOf(m)) === roleId)
+        .map((m) => refTarget(m.EventSourceArn));
+      expect(new Set(granted), roleId).toEqual(new Set(triggering));
+    }
+  });
+
+  it('gives the web UI and the migrate task a role that only writes logs', () => {
+    for (const id of ['WebLambdaFunction', 'MigrateLambdaFunction']) {
+      const actions = statementsOf(resources[roleOf(resources[id])]).flatMap((s) =>
+        s.Action.filter((a) => !a.startsWith('ec2:')),
+      );
+      expect(new Set(actions), id).toEqual(new Set(['logs:CreateLogStream', 'logs:PutLogEvents']));
+    }
+  });
+
+  it('reads the database URL and the JWT secret at deploy time, never from the packaging shell', () => {
+    for (const [id, fn] of functions) {
+      const vars = fn.Properties.Environment.Variables;
+      expect(vars.DATABASE_URL, id).toBe(`{{resolve:secretsmanager:anomaly-monitor/${STAGE}/database-url}}`);
+      expect(JSON.stringify(vars.JWT_SECRET), id).toContain('{{resolve:secretsmanager:');
+      expect(refTarget(vars.JWT_SECRET['Fn::Join'][1][1]), id).toBe('JwtSecret');
+    }
+    const text = JSON.stringify(pkg.template);
+    for (const value of Object.values(shellSentinels)) expect(text).not.toContain(value);
+  });
+
+  it('configures every function for SQS queues and Secrets Manager', () => {
+    for (const [id, fn] of functions) {
+      const cfg = loadConfig(renderedEnvironment(fn));
+      expect(cfg.stage, id).toBe('aws');
+      expect(cfg.databaseUrl, id).toBeDefined();
+      expect(cfg.queue.backend, id).toBe('sqs');
+      expect(Object.keys(cfg.queue.queueUrls).sort(), id).toEqual([...jobQueues].sort());
+      expect(cfg.secrets, id).toMatchObject({
+        backend: 'aws',
+        awsPrefix: `anomaly-monitor/${STAGE}/secrets/`,
+      });
+    }
+  });
+
+  it('carries the web UI and the source database drivers in the artifact', () => {
+    expect(pkg.artifact.has('web/dist/index.html')).toBe(true);
+    const loader = pkg.artifact.get('functions/workers/load.mjs')?.toString('utf8') ?? '';
+    for (const driver of [
+      'mssql',
+      'tedious',
+      'oracledb',
+      'snowflake-sdk',
+      'postgres',
+      '@aws-sdk/client-sqs',
+    ]) {
+      expect(loader.includes(`node_modules/${driver}/`), driver).toBe(true);
+    }
+  });
+
+  it('loads every function bundle with no node_modules beside it, as Lambda does', async () => {
+    const dir = path.join(pkg.dir, 'unzipped');
+    const bundles: string[] = [];
+    for (const [name, data] of pkg.artifact) {
+      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      writeFileSync(path.join(dir, name), data);
+      if (name.endsWith('.mjs')) bundles.push(path.join(dir, name));
+    }
+    const script = `const failed = [];
+      for (const f of ${JSON.stringify(bundles)}) {
+        try { if (typeof (await import(f)).handler !== 'function') failed.push(f + ': no handler'); }
+        catch (e) { failed.push(f + ': ' + e.message.split('\\n')[0]); }
+      }
+      console.log(JSON.stringify(failed));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: dir },
+      timeout: 300_000,
+    });
+    expect(JSON.parse(stdout.trim().split('\n').pop() as string)).toEqual([]);
+  }, 300_000);
+});
