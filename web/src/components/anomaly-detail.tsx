@@ -1,0 +1,123 @@
+/** One anomaly opened: its series chart with the window and expected values, matched comments, and "Add comment". */
+import { useState } from 'react';
+import { api, isMissingEndpoint, qs } from '../lib/api';
+import { addDays, categoriesText, fmt } from '../lib/format';
+import { useLoad } from '../lib/use-load';
+import type { Anomaly, Comment } from '../lib/types';
+import { CommentForm } from './comment-form';
+import { type SeriesPoint, SeriesChart } from './series-chart';
+import { Loading } from './ui';
+
+/** Days of context drawn before and after the anomalous window. */
+const BEFORE = 42;
+const AFTER = 14;
+
+interface SeriesAnswer {
+  points: SeriesPoint[];
+}
+
+/**
+ * Window averages when the series cannot be read: both values are sums over the window
+ * (lib/detection/assemble.ts), so a day's share is value / duration.
+ */
+function windowOnly(a: Anomaly): SeriesPoint[] {
+  const out: SeriesPoint[] = [];
+  const d = Math.max(1, a.duration);
+  for (let i = 0; i < d; i++) {
+    out.push({
+      date: addDays(a.startDate, i),
+      value: a.actualValue === null ? null : a.actualValue / d,
+      expected: a.predictedValue === null ? null : a.predictedValue / d,
+    });
+  }
+  return out;
+}
+
+async function loadSeries(a: Anomaly): Promise<{ points: SeriesPoint[]; partial: boolean }> {
+  const query = qs({
+    dateFrom: addDays(a.startDate, -BEFORE),
+    dateTo: addDays(a.endDate, AFTER),
+    type: a.type,
+  });
+  try {
+    const r = await api<SeriesAnswer>('GET', `/dataviews/${a.dataViewId}/series/${a.seriesId}${query}`);
+    return { points: r.points, partial: false };
+  } catch (e) {
+    if (isMissingEndpoint(e) || (e as { status?: number }).status === 404)
+      return { points: windowOnly(a), partial: true };
+    throw e;
+  }
+}
+
+export function AnomalyDetail({
+  anomaly,
+  onCommented,
+}: {
+  anomaly: Anomaly;
+  onCommented?: (c: Comment) => void;
+}) {
+  const series = useLoad(() => loadSeries(anomaly), [anomaly.dataViewId, anomaly.seriesId, anomaly.id]);
+  const [comments, setComments] = useState<Comment[]>(anomaly.comments ?? []);
+  const [adding, setAdding] = useState(false);
+  const label = `${anomaly.type} anomaly of ${anomaly.dataView}, ${categoriesText(anomaly.categories)}, ${anomaly.startDate} to ${anomaly.endDate}: actual ${fmt(anomaly.actualValue)}, expected ${fmt(anomaly.predictedValue)}`;
+  return (
+    <div className="anomaly-detail">
+      {series.loading && !series.data && <Loading what="Loading the series" />}
+      {series.error ? (
+        <p className="problem">The series could not be loaded: {(series.error as Error).message}</p>
+      ) : null}
+      {series.data && (
+        <>
+          <SeriesChart
+            points={series.data.points}
+            windowFrom={anomaly.startDate}
+            windowTo={anomaly.endDate}
+            comments={comments}
+            label={label}
+          />
+          {series.data.partial && (
+            <p className="muted">Daily values are not available here; the chart shows window averages.</p>
+          )}
+        </>
+      )}
+      <p>
+        Expected <strong>{fmt(anomaly.predictedValue)}</strong>, actual{' '}
+        <strong>{fmt(anomaly.actualValue)}</strong> over {anomaly.duration} day
+        {anomaly.duration === 1 ? '' : 's'} ({anomaly.startDate} – {anomaly.endDate}).
+      </p>
+      <h4>Comments</h4>
+      {comments.length === 0 && <p className="muted">No comments match this anomaly yet.</p>}
+      <ul className="comments">
+        {comments.map((c) => (
+          <li key={c.id}>
+            <span className="muted">
+              {c.dateFrom} – {c.dateTo} · {c.email} · {categoriesText(c.categories)}
+            </span>
+            <div>{c.text}</div>
+          </li>
+        ))}
+      </ul>
+      {adding ? (
+        <CommentForm
+          initial={{
+            dataViewId: anomaly.dataViewId,
+            dateFrom: anomaly.startDate,
+            dateTo: anomaly.endDate,
+            categories: Object.fromEntries(Object.entries(anomaly.categories).filter(([, v]) => v !== null)),
+          }}
+          fallbackCategories={anomaly.categories}
+          onSaved={(c) => {
+            setComments((list) => [...list, c]);
+            setAdding(false);
+            onCommented?.(c);
+          }}
+          onCancel={() => setAdding(false)}
+        />
+      ) : (
+        <button type="button" onClick={() => setAdding(true)}>
+          Add comment
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+/** Job monitoring of a data view: pending, running, failed and finished jobs, refreshed every few seconds. */
+import { Badge, Problem } from '../components/ui';
+import { api, isMissingEndpoint, qs } from '../lib/api';
+import { when } from '../lib/format';
+import type { Job } from '../lib/types';
+import { useLoad, usePoll } from '../lib/use-load';
+
+/** A finished job's report in a few words: rows and series loaded, anomalies found, or its own note. */
+function jobNote(j: Job): string {
+  if (j.error) return j.error;
+  const d = j.detail ?? {};
+  const parts: string[] = [];
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  if (typeof d.rows === 'number') parts.push(count(d.rows, 'row', 'rows'));
+  if (typeof d.series === 'number') parts.push(`${d.series} series`);
+  if (typeof d.anomalies === 'number') parts.push(count(d.anomalies, 'anomaly', 'anomalies'));
+  if (typeof d.firstDate === 'string' && typeof d.lastDate === 'string')
+    parts.push(`${d.firstDate} – ${d.lastDate}`);
+  for (const k of ['message', 'detection', 'warning'])
+    if (typeof d[k] === 'string') parts.push(d[k] as string);
+  return parts.join(', ');
+}
+
+/** Today's times without the date, so that the job list stays narrow. */
+function shortWhen(iso: string | null | undefined): string {
+  const full = when(iso);
+  return full.slice(0, 10) === when(new Date().toISOString()).slice(0, 10) ? full.slice(11) : full;
+}
+
+const JOB_TONE: Record<string, string> = {
+  pending: 'amber',
+  running: 'blue',
+  failed: 'red',
+  finished: 'green',
+};
+
+interface Status {
+  state: string;
+  rowCounts: Record<string, number> | null;
+  activeJobs: { pending: number; running: number };
+  lastJob: Job | null;
+}
+
+/** Jobs of the view with their status, refreshed every few seconds. */
+export function JobsPanel({ id, refreshKey }: { id: number; refreshKey: number }) {
+  const status = useLoad(() => api<Status>('GET', `/dataviews/${id}/status`), [id, refreshKey]);
+  const jobs = useLoad(async () => {
+    try {
+      return await api<Job[]>('GET', `/jobs${qs({ dataViewId: id })}`);
+    } catch (e) {
+      if (isMissingEndpoint(e)) return null;
+      throw e;
+    }
+  }, [id, refreshKey]);
+  usePoll(() => {
+    void status.reload();
+    void jobs.reload();
+  }, 3000);
+  const list = jobs.data ?? (status.data?.lastJob ? [status.data.lastJob] : []);
+  const s = status.data;
+  return (
+    <section className="card" aria-labelledby="jobs-title">
+      <h2 id="jobs-title">Jobs</h2>
+      {s && (
+        <p className="muted" aria-live="polite">
+          {s.activeJobs.pending} pending, {s.activeJobs.running} running
+          {s.rowCounts &&
+            ` · ${Object.entries(s.rowCounts)
+              .map(([t, n]) => `${t}: ${n}`)
+              .join(', ')}`}
+        </p>
+      )}
+      <Problem error={status.error ?? jobs.error} />
+      {list.length === 0 ? (
+        <p className="muted">No jobs yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="list jobs">
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Finished</th>
+                <th scope="col">Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((j) => (
+                <tr key={j.id}>
+                  <td>#{j.id}</td>
+                  <td>{j.kind}</td>
+                  <td>
+                    <Badge tone={JOB_TONE[j.status] ?? 'gray'}>{j.status}</Badge>
+                  </td>
+                  <td>{shortWhen(j.createdAt)}</td>
+                  <td>{shortWhen(j.finishedAt)}</td>
+                  <td className={`wrap${j.error ? ' error-text' : ''}`}>{jobNote(j)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
