@@ -4,7 +4,20 @@ import { readStatic } from '../../lib/http/static-files';
 
 /** The web UI: static files of web/dist, every unknown path answered with index.html (client-side routing). */
 export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
-  const file = await readStatic(config().webRoot, event.rawPath || '/');
+  const path = event.rawPath || '/';
+  if (path === '/api' || path.startsWith('/api/')) {
+    return {
+      statusCode: 404,
+      headers: { 'content-type': 'application/problem+json' },
+      body: JSON.stringify({
+        type: 'about:blank',
+        title: 'Not Found',
+        status: 404,
+        detail: `No endpoint GET ${path}.`,
+      }),
+    };
+  }
+  const file = await readStatic(config().webRoot, path);
   return {
     statusCode: file.status,
     headers: { 'content-type': file.contentType, 'cache-control': file.cacheControl },

@@ -27,6 +27,7 @@ describe(`npm start on ${backendName}`, () => {
       SEED_ADMIN_PASSWORD: 'start-admin-pw',
       LOG_LEVEL: 'warn',
       DEMO: 'off',
+      WEB_BUILD: 'skip',
     };
     delete env.DATABASE_URL;
     if (process.env.DATABASE_URL) {
