@@ -1,0 +1,137 @@
+/** Reads anomaly records of one deployed data view (all_anomalies joined with cat_map), pre-filtered in SQL. */
+import { type SQL, sql } from 'drizzle-orm';
+import { categoryColumn, ident } from '../dataset/ddl';
+import type { Database } from '../db/database';
+import { addDays } from '../filters/time-range';
+import type { AnomalyRecord, AnomalyResult, SelectionSettings, SortBy } from '../filters/types';
+import type { ViewTarget } from './data-views';
+import { categoryColumns, orderBy, whereClause } from './sql-parts';
+
+/** How much to read: every selected anomaly, or only the Top N (per type when split) in rank order. */
+export type ReadMode =
+  | { kind: 'all' }
+  | {
+      kind: 'top';
+      sortBy: SortBy;
+      limit: number;
+      splitByType: boolean;
+    };
+
+interface Row {
+  id: number;
+  series_id: number;
+  type: string;
+  start_date: string;
+  end_date: string;
+  duration: number;
+  actual_value: number | null;
+  predicted_value: number | null;
+  change: number | null;
+  change_pct: number | null;
+  change_cum: number | null;
+  share_pct: number | null;
+  recurrence: number | null;
+  result: AnomalyResult;
+  sin: number | null;
+  sim: number | null;
+  [category: `c${number}`]: string | null;
+}
+
+const COLUMNS = sql.raw(
+  'a.id, a.series_id, a.type, a.start_date, a.end_date, a.duration, a.actual_value, a.predicted_value, a.change, ' +
+    'a.change_pct, a.change_cum, a.share_pct, a.recurrence, a.result, a.sin, a.sim',
+);
+
+function num(v: unknown): number | null {
+  // Drivers hand back numbers for float8/int4; text numerics (numeric, int8) are converted too.
+  return v === null || v === undefined ? null : Number(v);
+}
+
+function toRecord(view: ViewTarget, row: Row): AnomalyRecord {
+  const categories: Record<string, string | null> = {};
+  view.categories.forEach((name, i) => {
+    categories[name] = row[`c${i}`] ?? null;
+  });
+  return {
+    id: Number(row.id),
+    dataViewId: view.id,
+    dataView: view.label,
+    seriesId: Number(row.series_id),
+    type: row.type,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    duration: Number(row.duration),
+    actualValue: num(row.actual_value),
+    predictedValue: num(row.predicted_value),
+    change: num(row.change),
+    changePct: num(row.change_pct),
+    changeCum: num(row.change_cum),
+    sharePct: num(row.share_pct),
+    recurrence: num(row.recurrence),
+    result: row.result,
+    categories,
+    sin: num(row.sin),
+    sim: num(row.sim),
+    comments: [],
+  };
+}
+
+/**
+ * Per view, the days from start to end of its longest anomaly (null: no anomalies), read from the span index in
+ * one statement. They turn the overlap test into a start_date range, which the planner can estimate and scan.
+ */
+export async function readSpans(
+  db: Database,
+  views: readonly ViewTarget[],
+): Promise<Map<number, number | null>> {
+  if (views.length === 0) return new Map();
+  const parts = views.map(
+    (v) =>
+      sql`SELECT ${v.id}::int AS id, (SELECT max(end_date - start_date) FROM ${sql.raw(`${ident(v.schema)}.all_anomalies`)}) AS span`,
+  );
+  const rows = await db.rows<{ id: number; span: number | null }>(sql.join(parts, sql` UNION ALL `));
+  return new Map(rows.map((r) => [Number(r.id), r.span === null ? null : Number(r.span)]));
+}
+
+/** The inner selection: filtered rows of all_anomalies, cut to the Top N in SQL when the mode allows. */
+function selection(view: ViewTarget, where: SQL, mode: ReadMode): SQL {
+  const table = sql.raw(`${ident(view.schema)}.all_anomalies`);
+  if (mode.kind === 'all') return sql`SELECT ${COLUMNS} FROM ${table} a WHERE ${where}`;
+  if (mode.splitByType) {
+    // Top N of each type: the union over views of each view's Top N per type holds the overall Top N per type.
+    return sql`SELECT ${COLUMNS} FROM (
+        SELECT a.*, row_number() OVER (PARTITION BY a.type ORDER BY ${orderBy(mode.sortBy)}) AS rank_in_type
+        FROM ${table} a WHERE ${where}
+      ) a WHERE a.rank_in_type <= ${mode.limit}`;
+  }
+  return sql`SELECT ${COLUMNS} FROM ${table} a WHERE ${where} ORDER BY ${orderBy(mode.sortBy)} LIMIT ${mode.limit}`;
+}
+
+/**
+ * Anomalies of one view overlapping the window and satisfying the selection, with their categories.
+ * The SQL conditions equal applyFilter's, so cutting to the Top N here loses nothing the merge would keep.
+ */
+export async function readViewAnomalies(
+  db: Database,
+  view: ViewTarget,
+  /** From readSpans: the view's longest anomaly span in days, null when it has no anomalies. */
+  span: number | null,
+  window: { dateFrom: string; dateTo: string },
+  settings: SelectionSettings,
+  mode: ReadMode,
+): Promise<AnomalyRecord[]> {
+  const categories = categoryColumns(view.categories, settings.categories);
+  if (!categories) return [];
+  if (span === null) return [];
+  const where = whereClause(view.schema, window, settings, categories, addDays(window.dateFrom, -span));
+  const catColumns = view.categories.length
+    ? sql.raw(view.categories.map((name, i) => `, m.${categoryColumn(name)} AS c${i}`).join(''))
+    : sql``;
+  const rows = await db.rows<Row>(sql`
+    SELECT s.id, s.series_id, s.type, s.start_date::text AS start_date, s.end_date::text AS end_date, s.duration,
+           s.actual_value, s.predicted_value, s.change, s.change_pct, s.change_cum, s.share_pct, s.recurrence,
+           s.result, s.sin, s.sim ${catColumns}
+    FROM (${selection(view, where, mode)}) s
+    LEFT JOIN ${sql.raw(ident(view.schema))}.cat_map m ON m.series_id = s.series_id`);
+  return rows.map((r) => toRecord(view, r));
+}

@@ -1,0 +1,36 @@
+/** The anomalies API: run a saved filter (by-filter) or unsaved filter settings (query, the preview of a local change). */
+import { type Caller, requireRead } from '../identity/caller';
+import { loadVisibleFilter } from '../filters/service';
+import type { FilterDefinition } from '../filters/types';
+import { ValidationError } from '../shared/errors';
+import { validate } from '../shared/validation';
+import { type AnomalyDeps, type FilterAnswer, runFilterDefinition } from './run';
+
+/** GET /anomalies/by-filter/{id}: owner or recipient; data views the caller cannot see are skipped with a warning. */
+export async function anomaliesByFilter(
+  deps: AnomalyDeps,
+  caller: Caller,
+  id: number,
+): Promise<FilterAnswer> {
+  requireRead(caller);
+  const row = await loadVisibleFilter(deps.db, caller, id);
+  const answer = await runFilterDefinition(deps, caller, row.settings as Partial<FilterDefinition>, false);
+  return { filter: { id: row.id, name: row.name }, ...answer };
+}
+
+/**
+ * POST /anomalies/query: filter fields that need not be saved (`name` optional); anyone with read access.
+ * Unknown or invisible data views are a 400 naming dataViews.
+ */
+export async function queryAnomalies(
+  deps: AnomalyDeps,
+  caller: Caller,
+  body: unknown,
+): Promise<FilterAnswer> {
+  requireRead(caller);
+  if (body === undefined || body === null) body = {};
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw ValidationError.field('', 'must be a JSON object');
+  const definition = validate<FilterDefinition>('filter', { name: 'Preview', ...(body as object) });
+  return runFilterDefinition(deps, caller, definition, true);
+}

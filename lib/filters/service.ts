@@ -1,0 +1,147 @@
+/** Filter use cases: list, read, create, update, delete and pin (sharing is in sharing.ts). Only the owner saves and deletes. */
+import { readableViews, resolveViews } from '../anomalies/data-views';
+import type { Database } from '../db/database';
+import { type Caller, requireRead } from '../identity/caller';
+import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
+import { validate } from '../shared/validation';
+import { parseFilterSettings, writableFilterFields } from './parse';
+import {
+  deleteFilterRow,
+  type FilterRow,
+  findVisibleFilter,
+  insertFilter,
+  listPinnedFilters,
+  listVisibleFilters,
+  setPin,
+  updateFilterSettings,
+} from './repository';
+import type { FilterDefinition } from './types';
+
+/** A filter as GET returns it: the writable fields plus the read-only ones (docs/filters.md, "API"). */
+export type FilterRecord = FilterDefinition & {
+  id: number;
+  ownerId: number;
+  ownerEmail: string;
+  pinned: boolean;
+  isOwner: boolean;
+  sharedWith: number[];
+  summary: { text: string; generatedAt: string | null } | null;
+};
+
+export interface LittleFilter {
+  id: number;
+  name: string;
+  description: string;
+}
+
+/** The record one caller sees: `pinned` and `isOwner` are the caller's own. */
+export function toFilterRecord(row: FilterRow, caller: Caller): FilterRecord {
+  return {
+    ...(row.settings as unknown as FilterDefinition),
+    name: row.name,
+    id: row.id,
+    ownerId: row.ownerId,
+    ownerEmail: row.ownerEmail,
+    pinned: row.pinned,
+    isOwner: row.ownerId === caller.userId,
+    sharedWith: row.sharedWith,
+    summary: row.summaryText === null ? null : { text: row.summaryText, generatedAt: row.summaryGeneratedAt },
+  };
+}
+
+/** The filter if the caller owns it or was given it; anything else is not found. */
+export async function loadVisibleFilter(db: Database, caller: Caller, id: number): Promise<FilterRow> {
+  const row = await findVisibleFilter(db, caller.userId, id);
+  if (!row) throw new NotFoundError(`Filter ${id} was not found.`);
+  return row;
+}
+
+/** Recipients may run a changed copy (POST /anomalies/query) but never save, delete or share it. */
+export function requireOwner(row: FilterRow, caller: Caller, action: string): void {
+  if (row.ownerId !== caller.userId) {
+    throw new ForbiddenError(`Only the owner of filter ${row.id} can ${action} it.`);
+  }
+}
+
+/** Schema, `;` strings and data views (which must exist and be visible to the saving owner); returns what is stored. */
+async function checkedSettings(db: Database, caller: Caller, body: unknown): Promise<FilterDefinition> {
+  const definition = validate<FilterDefinition & { id?: number }>('filter', body);
+  const settings = parseFilterSettings(definition);
+  resolveViews(await readableViews(db, caller), settings.dataViews, true);
+  return writableFilterFields(definition) as FilterDefinition;
+}
+
+export async function listFilters(db: Database, caller: Caller): Promise<FilterRecord[]> {
+  requireRead(caller);
+  return (await listVisibleFilters(db, caller.userId)).map((r) => toFilterRecord(r, caller));
+}
+
+/** GET /little: id, name and the comment as description. */
+export async function listLittleFilters(db: Database, caller: Caller): Promise<LittleFilter[]> {
+  requireRead(caller);
+  return (await listVisibleFilters(db, caller.userId)).map((r) => ({
+    id: r.id,
+    name: r.name,
+    description: typeof r.settings.comment === 'string' ? r.settings.comment : '',
+  }));
+}
+
+export async function listPinned(db: Database, caller: Caller): Promise<FilterRecord[]> {
+  requireRead(caller);
+  return (await listPinnedFilters(db, caller.userId)).map((r) => toFilterRecord(r, caller));
+}
+
+export async function getFilter(db: Database, caller: Caller, id: number): Promise<FilterRecord> {
+  requireRead(caller);
+  return toFilterRecord(await loadVisibleFilter(db, caller, id), caller);
+}
+
+/** POST /: the caller becomes the owner. */
+export async function createFilter(db: Database, caller: Caller, body: unknown): Promise<FilterRecord> {
+  requireRead(caller);
+  const definition = await checkedSettings(db, caller, body);
+  const id = await insertFilter(
+    db,
+    caller.userId,
+    definition.name,
+    definition as unknown as Record<string, unknown>,
+  );
+  return getFilter(db, caller, id);
+}
+
+/** PUT / with the id in the body: replaces every writable field; owner only. */
+export async function updateFilter(db: Database, caller: Caller, body: unknown): Promise<FilterRecord> {
+  requireRead(caller);
+  const id = (body as { id?: unknown } | null)?.id;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
+    throw ValidationError.field('id', 'is required: PUT /anomaly-filters takes the filter id in the body');
+  }
+  return db.tx(async (tx) => {
+    requireOwner(await loadVisibleFilter(tx, caller, id), caller, 'change');
+    const definition = await checkedSettings(tx, caller, body);
+    await updateFilterSettings(tx, id, definition.name, definition as unknown as Record<string, unknown>);
+    return getFilter(tx, caller, id);
+  });
+}
+
+/** DELETE /{id}: gone for everyone, with its shares and pins; owner only. */
+export async function deleteFilter(db: Database, caller: Caller, id: number): Promise<void> {
+  requireRead(caller);
+  await db.tx(async (tx) => {
+    requireOwner(await loadVisibleFilter(tx, caller, id), caller, 'delete');
+    await deleteFilterRow(tx, id);
+  });
+}
+
+/** PUT /{id}/pin: pins are per user; anyone who sees the filter may pin it. */
+export async function pinFilter(
+  db: Database,
+  caller: Caller,
+  id: number,
+  pinned: boolean,
+): Promise<FilterRecord> {
+  requireRead(caller);
+  await loadVisibleFilter(db, caller, id);
+  await setPin(db, id, caller.userId, pinned);
+  return getFilter(db, caller, id);
+}
