@@ -80,7 +80,9 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
     };
     const bodySchema = r.body ?? r.docBody;
     if (bodySchema) {
-      const content: Json = { 'application/json': { schema: { $ref: `#/components/schemas/${bodySchema}` } } };
+      const content: Json = {
+        'application/json': { schema: { $ref: `#/components/schemas/${bodySchema}` } },
+      };
       if (r.yaml) content['application/yaml'] = { schema: { type: 'string' } };
       op.requestBody = { required: true, content };
     }

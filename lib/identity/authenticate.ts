@@ -89,7 +89,7 @@ async function fromApiKey(db: Database, key: string): Promise<Caller> {
 /** The Caller of a user for internal work done on their behalf (e.g. regenerating their filter's summary). */
 export async function callerForUser(db: Database, userId: number): Promise<Caller | undefined> {
   const [user] = await db.orm.select().from(users).where(eq(users.id, userId));
-  if (!user || !user.enabled) return undefined;
+  if (!user?.enabled) return undefined;
   const permissions = new Set<Permission>(
     user.role === 'admin' ? ['read', 'process', 'admin'] : ['read', 'process'],
   );
