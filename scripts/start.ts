@@ -10,10 +10,15 @@ import { loadConfig } from '../lib/config/config';
 import { connectDatabase } from '../lib/db/connect';
 import { verifyStoredSecrets } from '../lib/connectors/service';
 import { seedLocalUsers } from '../lib/identity/seed';
+import { LOCAL_FUNCTION_NAMES } from '../lib/queue/local';
 import { createSecretStore } from '../lib/secrets/index';
+import { seedDemo } from './demo/seed';
+import { startDemoSource } from './demo/source';
 import { loadOrCreateLocalKeys } from './local/keys';
 import { servePglite } from './local/pglite-server';
 import { freePort, portIsFree } from './local/ports';
+import { ensureWebBuilt } from './local/web-build';
+import { startScheduleTimer } from './local/schedule-timer';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -43,6 +48,7 @@ async function main(): Promise<void> {
   if (!(await portIsFree(config.port))) {
     throw new Error(`port ${config.port} is in use; set PORT to another port`);
   }
+  if (config.webBuild === 'auto') ensureWebBuilt(root);
   mkdirSync(config.dataDir, { recursive: true });
   const keys = loadOrCreateLocalKeys(config.dataDir, {
     jwtSecret: config.auth.jwtSecret,
@@ -71,6 +77,7 @@ async function main(): Promise<void> {
   }
   const accounts = await seedLocalUsers(db, config.seed);
   await db.close();
+  const demo = config.demo ? await startDemoSource(config.dataDir) : undefined;
 
   const lambdaPort = await freePort();
   const env = {
@@ -91,8 +98,13 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 
+  const stopSchedules = startScheduleTimer(env.LOCAL_LAMBDA_ENDPOINT, [
+    { functionName: LOCAL_FUNCTION_NAMES.cronLoads, everyMs: 60_000 },
+  ]);
   const stop = async (code: number) => {
     if (child.exitCode === null) child.kill('SIGTERM');
+    stopSchedules();
+    await demo?.close().catch(() => {});
     await served?.close().catch(() => {});
     process.exit(code);
   };
@@ -102,11 +114,18 @@ async function main(): Promise<void> {
 
   const url = `http://127.0.0.1:${config.port}`;
   await waitForHealth(url, child, 120_000);
+  const admin = accounts.find((a) => a.role === 'admin')!;
+  const demoLines = !demo
+    ? []
+    : await seedDemo({ url, admin, connString: demo.connString }).catch((e) => [
+        `  Demo: not seeded (${(e as Error).message})`,
+      ]);
   const lines = [
     '',
     `Anomaly monitor is running at ${url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     `  API reference: ${url}/api/v1/docs`,
     `  Database:      ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
+    ...demoLines,
     '  Sign in with:',
     ...accounts.map(
       (a) =>

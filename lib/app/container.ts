@@ -3,6 +3,8 @@ import { type Config, ConfigError, config as loadConfig } from '../config/config
 import { connectDatabase } from '../db/connect';
 import type { Database } from '../db/database';
 import { TokenService } from '../identity/tokens';
+import { createQueue } from '../queue/index';
+import type { JobQueue } from '../queue/port';
 import { createSecretStore, type SecretStore } from '../secrets/index';
 import { setLogLevel } from '../shared/logger';
 import { type Clock, systemClock } from '../shared/clock';
@@ -13,6 +15,8 @@ export interface Container {
   tokens: TokenService;
   clock: Clock;
   secrets: SecretStore;
+  /** The job queue (local dispatcher or SQS); the jobs table stays the source of truth. */
+  queue: JobQueue;
 }
 
 function secretStoreFor(cfg: Config): SecretStore {
@@ -48,7 +52,8 @@ export async function buildContainer(cfg: Config, overrides: Partial<Container> 
       audience: cfg.auth.oidcAudience,
     });
   const secrets = overrides.secrets ?? secretStoreFor(cfg);
-  return { config: cfg, db, tokens, clock: overrides.clock ?? systemClock, secrets };
+  const queue = overrides.queue ?? (await createQueue(cfg));
+  return { config: cfg, db, tokens, clock: overrides.clock ?? systemClock, secrets, queue };
 }
 
 /** The process-wide container, built on first use (a Lambda keeps it warm between invocations). */

@@ -25,6 +25,10 @@ export interface Config {
     queueUrls: Record<string, string>;
     lambdaEndpoint?: string;
   };
+  /** Job execution: attempts before a job fails (= the SQS maxReceiveCount), local redelivery delay, worker time bound, load batch size. */
+  jobs: { maxAttempts: number; retryDelaySeconds: number; timeoutSeconds: number; loadBatchSize: number };
+  /** Detection: series per shard (memory per shard ≈ series × days × 9 bytes). */
+  detection: { shardSize: number };
   license: { plan: string; maxDataViews: number };
   connectorTimeoutMs: number;
   connectorTestIntervalHours: number;
@@ -32,6 +36,10 @@ export interface Config {
   awsRegion: string;
   /** Folder of the built web UI. */
   webRoot: string;
+  /** `npm start` builds the UI when stale (`auto`) or never (`skip`). */
+  webBuild: 'auto' | 'skip';
+  /** `npm start` seeds the demo source, connector and data view (DEMO=off skips it). */
+  demo: boolean;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +125,13 @@ export function loadConfig(env: Env = process.env): Config {
       queueUrls,
       lambdaEndpoint: str(env, 'LOCAL_LAMBDA_ENDPOINT'),
     },
+    jobs: {
+      maxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1, 20),
+      retryDelaySeconds: int(env, 'JOB_RETRY_DELAY_SECONDS', 30, 0, 900),
+      timeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 900, 10, 43_200),
+      loadBatchSize: int(env, 'LOAD_BATCH_SIZE', 10_000, 100, 1_000_000),
+    },
+    detection: { shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000) },
     license: {
       plan: str(env, 'LICENSE_PLAN') ?? 'standard',
       maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),
@@ -125,6 +140,8 @@ export function loadConfig(env: Env = process.env): Config {
     connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
     seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },
     awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',
+    webBuild: oneOf(env, 'WEB_BUILD', ['auto', 'skip'] as const, 'auto'),
+    demo: oneOf(env, 'DEMO', ['on', 'off'] as const, 'on') === 'on',
     webRoot: path.resolve(str(env, 'WEB_ROOT') ?? path.join(str(env, 'LAMBDA_TASK_ROOT') ?? '.', 'web/dist')),
   };
 }

@@ -1,12 +1,16 @@
 /**
  * The tables of one deployed data view, in a PostgreSQL schema of its own (`dv_<id>`):
- *   int            rows as the source query returned them (categories as text, day as YYYYMMDD integer)
- *   cat_map        one row per series: its category combination (NULL = all), level and parent series
- *   data           one row per series and day, gaps filled
- *   all_series     per series: first and last day, totals, shares
+ *   int            rows as the source query returned them, categories as integer codes (`k_<name>`)
+ *   dict           the code of every category value seen: (category, code) ↔ value; codes never change
+ *   cat_map        one row per series: its category values (`c_<name>`, NULL = all), their codes (0 = all),
+ *                  level, parent series and series_key (the values as a JSON array, null = all)
+ *   data           one row per series and day from the series' first day to the view's last day, gaps filled
+ *   all_series     per series: first and last day with data, days with data, totals, shares
  *   all_anomalies  detector output with significance
  *   baseline_peer, baseline_mix, baseline_cardinality   baselines of those detectors
- * Category columns are `c_<name>` so that no category can collide with the fixed columns.
+ * Days are integers YYYYMMDD as the source query returns them. Category columns are prefixed so that
+ * no category can collide with the fixed columns. Integer codes make the series build about 2-3x faster
+ * than grouping over text (docs/performance.md).
  */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
@@ -17,6 +21,7 @@ export interface DatasetShape {
 
 export const DATASET_TABLES = [
   'int',
+  'dict',
   'cat_map',
   'data',
   'all_series',
@@ -26,7 +31,7 @@ export const DATASET_TABLES = [
   'baseline_cardinality',
 ] as const;
 /** Tables emptied by Clean deployment (baselines are kept, they are rebuilt ad hoc). */
-export const DATA_TABLES = ['int', 'data', 'cat_map', 'all_series', 'all_anomalies'] as const;
+export const DATA_TABLES = ['int', 'dict', 'data', 'cat_map', 'all_series', 'all_anomalies'] as const;
 
 export function schemaNameFor(dataViewId: number): string {
   return `dv_${dataViewId}`;
@@ -38,9 +43,30 @@ export function ident(name: string): string {
   return `"${name}"`;
 }
 
+/** The text column of a category in cat_map. */
 export function categoryColumn(name: string): string {
   return ident(`c_${name.toLowerCase()}`);
 }
+
+/** The integer code column of a category in int and cat_map (0 in cat_map means all). */
+export function codeColumn(name: string): string {
+  return ident(`k_${name.toLowerCase()}`);
+}
+
+/** The key of a category in dict. */
+export function dictKey(name: string): string {
+  return name.toLowerCase();
+}
+
+/** Column list of `int`, shared by the table and the staging table of a load. */
+export function intColumnsDdl(shape: DatasetShape): string {
+  const codes = shape.categories.map((c) => `${codeColumn(c.name)} integer NOT NULL`).join(', ');
+  return `day integer NOT NULL, ${codes}, value double precision NOT NULL, cnt double precision NOT NULL DEFAULT 0`;
+}
+
+/** Column list of `data` (its primary key is added separately, after a bulk build). */
+export const DATA_COLUMNS_DDL =
+  'series_id integer NOT NULL, day integer NOT NULL, value double precision NOT NULL, cnt double precision NOT NULL DEFAULT 0, filled boolean NOT NULL DEFAULT false';
 
 export async function datasetExists(db: Database, schema: string): Promise<boolean> {
   const rows = await db.rows<{ n: number }>(
@@ -52,23 +78,48 @@ export async function datasetExists(db: Database, schema: string): Promise<boole
 /** Creates the schema and every table; call inside a transaction. */
 export async function createDataset(db: Database, schema: string, shape: DatasetShape): Promise<void> {
   const s = ident(schema);
-  const cats = shape.categories.map((c) => categoryColumn(c.name));
-  const catText = cats.map((c) => `${c} text`).join(', ');
+  const catText = shape.categories.map((c) => `${categoryColumn(c.name)} text`).join(', ');
+  const catCodes = shape.categories.map((c) => `${codeColumn(c.name)} integer NOT NULL DEFAULT 0`).join(', ');
   const statements = [
     `CREATE SCHEMA ${s}`,
-    `CREATE TABLE ${s}."int" (day integer NOT NULL, ${catText}, value double precision NOT NULL, cnt double precision NOT NULL DEFAULT 0)`,
+    `CREATE TABLE ${s}."int" (${intColumnsDdl(shape)})`,
     `CREATE INDEX int_day ON ${s}."int" (day)`,
-    `CREATE TABLE ${s}.cat_map (series_id integer PRIMARY KEY, ${catText}, level smallint NOT NULL, parent_series_id integer, series_key text NOT NULL UNIQUE)`,
-    `CREATE TABLE ${s}.data (series_id integer NOT NULL, day integer NOT NULL, value double precision NOT NULL, cnt double precision NOT NULL DEFAULT 0, filled boolean NOT NULL DEFAULT false, PRIMARY KEY (series_id, day))`,
+    `CREATE TABLE ${s}.dict (category text NOT NULL, code integer NOT NULL CHECK (code > 0), value text NOT NULL, PRIMARY KEY (category, code), UNIQUE (category, value))`,
+    `CREATE TABLE ${s}.cat_map (series_id integer PRIMARY KEY, ${catText}, ${catCodes}, level smallint NOT NULL, parent_series_id integer, series_key text NOT NULL UNIQUE)`,
+    `CREATE TABLE ${s}.data (${DATA_COLUMNS_DDL}, CONSTRAINT data_pkey PRIMARY KEY (series_id, day))`,
     `CREATE TABLE ${s}.all_series (series_id integer PRIMARY KEY, first_day integer, last_day integer, days integer NOT NULL DEFAULT 0, total_value double precision NOT NULL DEFAULT 0, total_count double precision NOT NULL DEFAULT 0, share_parent double precision, share_total double precision)`,
     `CREATE TABLE ${s}.all_anomalies (id serial PRIMARY KEY, series_id integer NOT NULL, type text NOT NULL, detector_index smallint NOT NULL DEFAULT 0, start_date date NOT NULL, end_date date NOT NULL, duration integer NOT NULL, actual_value double precision, predicted_value double precision, change double precision, change_pct double precision, change_cum double precision, share_pct double precision, recurrence integer NOT NULL DEFAULT 0, result text NOT NULL CHECK (result IN ('Positive', 'Negative')), sin double precision, sim double precision, created_at timestamptz NOT NULL DEFAULT now())`,
     `CREATE INDEX all_anomalies_start ON ${s}.all_anomalies (start_date)`,
     `CREATE INDEX all_anomalies_series ON ${s}.all_anomalies (series_id)`,
-    `CREATE TABLE ${s}.baseline_peer (series_id integer NOT NULL, weekday smallint NOT NULL, ratio double precision NOT NULL, PRIMARY KEY (series_id, weekday))`,
-    `CREATE TABLE ${s}.baseline_mix (series_id integer NOT NULL, weekday smallint NOT NULL, share double precision NOT NULL, PRIMARY KEY (series_id, weekday))`,
-    `CREATE TABLE ${s}.baseline_cardinality (series_id integer NOT NULL, weekday smallint NOT NULL, distinct_children double precision NOT NULL, PRIMARY KEY (series_id, weekday))`,
+    ...baselineTablesDdl(s),
+    // Filter reads (lib/anomalies/, docs/performance.md): the date window (end_date, and the longest span that
+    // bounds start_date), and the Top N along each sortBy key; expressions must equal SORT_EXPRESSIONS to be used.
+    `CREATE INDEX all_anomalies_end ON ${s}.all_anomalies (end_date)`,
+    `CREATE INDEX all_anomalies_duration ON ${s}.all_anomalies (duration)`,
+    `CREATE INDEX all_anomalies_span ON ${s}.all_anomalies ((end_date - start_date))`,
+    ...['sin', 'sim', 'actual_value', 'predicted_value', 'share_pct'].map(
+      (c) =>
+        `CREATE INDEX all_anomalies_${c}_desc ON ${s}.all_anomalies ((NULLIF(${c}, 'NaN'::float8)) DESC NULLS LAST)`,
+    ),
+    ...['change', 'change_pct', 'change_cum'].map(
+      (c) =>
+        `CREATE INDEX all_anomalies_${c}_abs_desc ON ${s}.all_anomalies ((abs(NULLIF(${c}, 'NaN'::float8))) DESC NULLS LAST)`,
+    ),
   ];
   for (const statement of statements) await db.rows(sql.raw(statement));
+}
+
+/**
+ * The baseline tables (`s` is the quoted schema), written by detection (lib/detection-run): daily
+ * values as arrays from first_day (YYYYMMDD) on, one row per peer group and window, per parent and
+ * child category, and per series with a parent (the mix link); run_id is the run that wrote the row.
+ */
+export function baselineTablesDdl(s: string): string[] {
+  return [
+    `CREATE TABLE ${s}.baseline_peer (parent_series_id integer NOT NULL, category text NOT NULL, weeks smallint NOT NULL, first_day integer NOT NULL, median_change double precision[] NOT NULL, members integer[] NOT NULL, run_id integer NOT NULL, PRIMARY KEY (parent_series_id, category, weeks))`,
+    `CREATE TABLE ${s}.baseline_mix (series_id integer PRIMARY KEY, parent_series_id integer NOT NULL, category text NOT NULL, run_id integer NOT NULL)`,
+    `CREATE TABLE ${s}.baseline_cardinality (parent_series_id integer NOT NULL, category text NOT NULL, first_day integer NOT NULL, distinct_count integer[] NOT NULL, run_id integer NOT NULL, PRIMARY KEY (parent_series_id, category))`,
+  ];
 }
 
 /** Drops the schema with every table and datum. */
@@ -79,7 +130,10 @@ export async function dropDataset(db: Database, schema: string): Promise<void> {
 /** Empties the data tables, keeping the tables. */
 export async function cleanDataset(db: Database, schema: string): Promise<void> {
   const s = ident(schema);
-  await db.rows(sql.raw(`TRUNCATE ${DATA_TABLES.map((t) => `${s}.${ident(t)}`).join(', ')} RESTART IDENTITY`));
+  await db.rows(sql.raw(`DROP TABLE IF EXISTS ${s}.int_stage`));
+  await db.rows(
+    sql.raw(`TRUNCATE ${DATA_TABLES.map((t) => `${s}.${ident(t)}`).join(', ')} RESTART IDENTITY`),
+  );
 }
 
 /** The tables present in a dataset schema (for status and tests). */

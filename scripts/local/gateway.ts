@@ -7,6 +7,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 export interface GatewayFunction {
   name: string;
   prefixes: string[];
+  /** Paths served despite another function's longer prefix (API Gateway prefers the more specific route). */
+  match?: (path: string) => boolean;
   handler: (event: unknown, context: unknown) => Promise<unknown>;
 }
 
@@ -56,9 +58,12 @@ export async function startGateway(functions: GatewayFunction[], port = 0): Prom
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const event = toEvent(req, Buffer.concat(chunks));
-      const hit = ordered.find(
-        (o) => event.rawPath === o.prefix || event.rawPath.startsWith(`${o.prefix}/`) || o.prefix === '/',
-      );
+      const special = functions.find((f) => f.match?.(event.rawPath));
+      const hit = special
+        ? { prefix: event.rawPath, f: special }
+        : ordered.find(
+            (o) => event.rawPath === o.prefix || event.rawPath.startsWith(`${o.prefix}/`) || o.prefix === '/',
+          );
       if (!hit) {
         res.writeHead(404, { 'content-type': 'application/problem+json' });
         res.end(

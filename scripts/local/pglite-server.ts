@@ -1,6 +1,7 @@
 /** Opens one PGlite data folder in this process and serves it on 127.0.0.1, so that every function reaches it through postgres.js. */
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { keepExtendedQueriesTogether } from './pglite-sequence-lock';
 import { freePort } from './ports';
 
 export interface ServedPglite {
@@ -14,6 +15,7 @@ export async function servePglite(dataDir: string, port?: number): Promise<Serve
   const db = await PGlite.create(dataDir);
   const bound = port ?? (await freePort());
   const server = new PGLiteSocketServer({ db, port: bound, host: '127.0.0.1', maxConnections: 32 });
+  keepExtendedQueriesTogether(server);
   await server.start();
   return {
     db,

@@ -5,6 +5,7 @@ import connectors from './0003-connectors';
 import comments from './0004-comments';
 import jobs from './0005-jobs';
 import filters from './0006-filters';
+import jobQueue from './0007-job-queue';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -13,4 +14,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0004-comments', sql: comments },
   { name: '0005-jobs', sql: jobs },
   { name: '0006-filters', sql: filters },
+  { name: '0007-job-queue', sql: jobQueue },
 ];

@@ -79,14 +79,14 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     const isSpecial = special !== null && special[t] !== 0;
     const r = xt - exp;
     let flag = 0;
-    if (win.size >= minScores) {
+    // The noise scale is needed only for a change big enough to count (most days are not).
+    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
       let scale = TRIMMED_MEAN_TO_SIGMA * win.lowerMean(TRIM);
       const floor = MIN_RELATIVE_SCALE * Math.abs(exp);
       if (scale < floor) scale = floor;
       if (scale < 1e-9) scale = 1e-9;
       const z = r / scale;
-      const big = Math.abs(r) >= minRel * Math.abs(exp);
-      flag = !big ? 0 : z > threshold ? 1 : z < -threshold ? -1 : 0;
+      flag = z > threshold ? 1 : z < -threshold ? -1 : 0;
     }
     e[t] = exp;
     f[t] = flag;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SortedWindow } from '../../../lib/detection/sorted-window';
 
@@ -36,5 +37,45 @@ describe('sorted window', () => {
     w.reset(100);
     for (let i = 100; i > 0; i--) w.push(i);
     expect([w.size, w.quantile(0), w.quantile(1)]).toEqual([100, 1, 100]);
+  });
+});
+
+describe('sorted window against a plain sorted copy', () => {
+  it('answers the same quantiles, trimmed means and totals after any pushes and pops', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.oneof(fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.constantFrom(0, 1, 1, 2)), {
+          maxLength: 80,
+        }),
+        fc.array(fc.nat(3), { maxLength: 10 }),
+        (capacity, values, pops) => {
+          const w = new SortedWindow(4);
+          w.reset(capacity);
+          let ref: number[] = [];
+          values.forEach((v, i) => {
+            w.push(v);
+            ref.push(v);
+            if (ref.length > capacity) ref = ref.slice(1);
+            if (i % 9 === 8 && pops.length) {
+              const k = pops[((i / 9) % pops.length) | 0];
+              w.popNewest(k);
+              ref = ref.slice(0, Math.max(0, ref.length - k));
+            }
+            const sorted = [...ref].sort((a, b) => a - b);
+            expect(w.size).toBe(sorted.length);
+            if (sorted.length) {
+              // + 0 turns -0 into 0: their order among equal values does not matter.
+              expect(w.quantile(0) + 0).toBe(sorted[0] + 0);
+              expect(w.quantile(1) + 0).toBe(sorted[sorted.length - 1] + 0);
+              const k = Math.max(1, Math.floor(sorted.length * 0.75));
+              const mean = sorted.slice(0, k).reduce((a, b) => a + b, 0) / k;
+              expect(w.lowerMean(0.75)).toBeCloseTo(mean, 6);
+            }
+          });
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

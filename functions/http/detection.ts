@@ -1,0 +1,45 @@
+/** Detection actions of a data view: Recalculate baseline tables (ad hoc) and the detector preview of the data view editor. */
+import { getContainer } from '../../lib/app/container';
+import { recalculateBaselines } from '../../lib/detection-run/baselines';
+import { type DetectorPreviewBody, previewDetector } from '../../lib/detection-run/preview';
+import { httpHandler } from '../../lib/http/handler';
+import { intParam } from '../../lib/http/params';
+import type { Route } from '../../lib/http/router';
+
+const tag = 'Data views';
+const id = (params: Record<string, string>) => intParam(params.id, 'id');
+
+export const routes: Route[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/dataviews/{id}/baselines',
+    access: 'admin',
+    tag,
+    summary:
+      'Recalculate baseline tables (ad hoc): rebuilds the baselines of the peer, mix and cardinality detectors; 409 when none is defined',
+    response: { status: 200, description: 'What was rebuilt: peer groups, cardinality groups, mix links' },
+    handle: async ({ caller, params }) => recalculateBaselines(await getContainer(), caller, id(params)),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/dataviews/{id}/preview-detector',
+    access: 'admin',
+    tag,
+    summary:
+      'Detector preview for one series: values, expected values, flagged days, anomalies and the skip reason (gap amount, average outside minValue/maxValue, …)',
+    body: 'detector-preview',
+    response: {
+      status: 200,
+      description: 'Per-day points (date, value, expected, flag, filled), flagged days, anomalies, skipped',
+    },
+    handle: async ({ caller, params, body }) =>
+      previewDetector(await getContainer(), caller, id(params), body as DetectorPreviewBody),
+  },
+];
+
+/** The paths under /api/v1/dataviews that this function serves instead of the data views function. */
+export function servesPath(path: string): boolean {
+  return /^\/api\/v1\/dataviews\/[^/]+\/(baselines|preview-detector)\/?$/.test(path);
+}
+
+export const handler = httpHandler(routes);

@@ -1,0 +1,7 @@
+/** The load worker: SQS events of the load queue (Load and CustomLoad jobs), partial batch failures reported. */
+import { jobWorker } from '../../lib/jobs/worker';
+import { loadJob } from '../../lib/pipeline/jobs';
+import { registerWorker } from '../../lib/queue/local';
+
+export const handler = jobWorker('load', loadJob);
+registerWorker('load', handler);

@@ -1,0 +1,130 @@
+/**
+ * Publishing a run: the kept and the staged anomalies, with SIN and SIM, are written into a shadow
+ * table without indexes (`anomalies_next_<runId>`), its indexes are built afterwards (the same as
+ * all_anomalies has, whoever added them), and one short transaction swaps it in for all_anomalies.
+ * Readers see the previous anomalies until that commit and are blocked only for the swap itself;
+ * building indexes once is about 3x faster than maintaining them row by row, and the replaced rows
+ * leave no dead tuples behind (docs/performance.md).
+ */
+import { sql } from 'drizzle-orm';
+import { ident } from '../dataset/ddl';
+import type { Database } from '../db/database';
+import { COLUMNS, nextTable, stageTable } from './anomaly-store';
+
+/** Namespace of the per-view publish lock (two-key advisory locks do not meet one-key ones). */
+const PUBLISH_LOCK = 727_101;
+
+/** What a run keeps of the previous anomalies: those ending before `replaceFrom`, of detectors still defined. */
+export interface PublishOptions {
+  /** yyyy-MM-dd; null replaces every anomaly of the view. */
+  replaceFrom: string | null;
+  /** (detector_index, type) of the view's detectors; older anomalies of other detectors are dropped. */
+  detectors: Array<{ index: number; code: string }>;
+}
+
+export interface PublishResult {
+  inserted: number;
+  kept: number;
+}
+
+// Significance of the spec (lib/detection/significance.ts, the same formulas set-based): within a peer
+// group (type, result) duration, |change %| and |share %| divided by the group maximum.
+const NORM_DURATION = 'CASE WHEN g.md > 0 THEN abs(a.duration) / g.md ELSE 0 END';
+const NORM_CHANGE =
+  'CASE WHEN a.change_pct IS NULL THEN 1 WHEN g.mc > 0 THEN abs(a.change_pct) / g.mc ELSE 0 END';
+const NORM_SHARE = 'CASE WHEN a.share_pct IS NOT NULL AND g.ms > 0 THEN abs(a.share_pct) / g.ms ELSE 0 END';
+const SIN = `2 * ${NORM_SHARE} + ${NORM_CHANGE} + 1.5 * ${NORM_DURATION}`;
+const SIM = `(${NORM_CHANGE}) * (${NORM_SHARE}) * (${NORM_DURATION}) / (1 + ln(greatest(a.recurrence, 0) + 1))`;
+
+interface IndexRow {
+  name: string;
+  def: string;
+  /** Set for an index that backs a primary key or unique constraint: its definition. */
+  constraint_def: string | null;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** Indexes of all_anomalies as they stand (migrations and other modules may add some). */
+async function indexesOf(db: Database, schema: string): Promise<IndexRow[]> {
+  return db.rows<IndexRow>(sql`SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def,
+      pg_get_constraintdef(c.oid) AS constraint_def
+    FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+    JOIN pg_namespace n ON n.oid = t.relnamespace
+    LEFT JOIN pg_constraint c ON c.conindid = i.oid AND c.contype IN ('p', 'u') AND c.conrelid = t.oid
+    WHERE n.nspname = ${schema} AND t.relname = 'all_anomalies' ORDER BY i.relname`);
+}
+
+/** `CREATE [UNIQUE] INDEX name ON table USING …` rewritten for another name and table. */
+function retarget(def: string, name: string, table: string): string {
+  const m = /^(CREATE (?:UNIQUE )?INDEX )\S+( ON (?:ONLY )?)\S+( USING .*)$/s.exec(def);
+  if (!m) throw new Error(`unexpected index definition: ${def}`);
+  return `${m[1]}${ident(name)}${m[2]}${table}${m[3]}`;
+}
+
+/** Replaces the view's anomalies with the kept and the staged ones; see the module comment. */
+export async function publishStage(
+  db: Database,
+  schema: string,
+  runId: number,
+  lockKey: number,
+  opts: PublishOptions,
+): Promise<PublishResult> {
+  const s = ident(schema);
+  const live = `${s}.all_anomalies`;
+  const next = nextTable(schema, runId);
+  const tmp = (k: number) => `ax${k}_r${Math.abs(Math.trunc(runId))}`;
+  const [{ seq }] = await db.rows<{ seq: string | null }>(
+    sql`SELECT pg_get_serial_sequence(${live}, 'id') AS seq`,
+  );
+  if (!seq) throw new Error(`${live}.id has no sequence`);
+  const keep =
+    opts.replaceFrom === null || opts.detectors.length === 0
+      ? 'false'
+      : `end_date < ${quote(opts.replaceFrom)}::date AND (detector_index, type) IN (${opts.detectors
+          .map((d) => `(${Math.trunc(d.index)}, ${quote(d.code)})`)
+          .join(', ')})`;
+  const cols = COLUMNS.split(', ');
+  const run = (text: string) => db.rows(sql.raw(text));
+  try {
+    await run(`DROP TABLE IF EXISTS ${next}`);
+    await run(`CREATE TABLE ${next} (LIKE ${live} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+    await run(`WITH u AS (
+        SELECT id, created_at, ${COLUMNS} FROM ${live} WHERE ${keep}
+        UNION ALL SELECT NULL::int, NULL::timestamptz, ${COLUMNS} FROM ${stageTable(schema, runId)}),
+      g AS (SELECT type, result, max(abs(duration))::float8 AS md, max(abs(change_pct)) AS mc, max(abs(share_pct)) AS ms
+        FROM u GROUP BY type, result)
+      INSERT INTO ${next} (id, created_at, ${COLUMNS}, sin, sim)
+      SELECT coalesce(a.id, nextval(${quote(seq)})), coalesce(a.created_at, now()), ${cols.map((c) => `a.${c}`).join(', ')}, ${SIN}, ${SIM}
+      FROM u a JOIN g ON g.type = a.type AND g.result = a.result`);
+    const indexes = await indexesOf(db, schema);
+    for (const [k, ix] of indexes.entries()) {
+      if (ix.constraint_def)
+        await run(`ALTER TABLE ${next} ADD CONSTRAINT ${ident(tmp(k))} ${ix.constraint_def}`);
+      else await run(retarget(ix.def, tmp(k), next));
+    }
+    await run(`ANALYZE ${next}`);
+    const [{ kept, total }] = await db.rows<{ kept: number; total: number }>(
+      sql.raw(
+        `SELECT count(*) FILTER (WHERE id IN (SELECT id FROM ${live} WHERE ${keep}))::int AS kept, count(*)::int AS total FROM ${next}`,
+      ),
+    );
+    await db.tx(async (tx) => {
+      // Two runs of one view swap one after the other; the later one wins with its complete result.
+      await tx.rows(sql`SELECT pg_advisory_xact_lock(${PUBLISH_LOCK}, ${lockKey})`);
+      await tx.rows(sql.raw(`ALTER SEQUENCE ${seq} OWNED BY ${next}.id`));
+      await tx.rows(sql.raw(`DROP TABLE ${live}`));
+      await tx.rows(sql.raw(`ALTER TABLE ${next} RENAME TO all_anomalies`));
+      for (const [k, ix] of indexes.entries()) {
+        if (ix.constraint_def)
+          await tx.rows(
+            sql.raw(`ALTER TABLE ${live} RENAME CONSTRAINT ${ident(tmp(k))} TO ${ident(ix.name)}`),
+          );
+        else await tx.rows(sql.raw(`ALTER INDEX ${s}.${ident(tmp(k))} RENAME TO ${ident(ix.name)}`));
+      }
+    });
+    return { inserted: Number(total) - Number(kept), kept: Number(kept) };
+  } finally {
+    await run(`DROP TABLE IF EXISTS ${next}`).catch(() => {});
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * "Recalculate baseline tables (ad hoc)": rebuilds the baseline tables of the peer, mix and
+ * cardinality detectors of a deployed view from its loaded series, shard by shard, without running
+ * detection. A process job refreshes the same tables as it goes.
+ */
+import type { Container } from '../app/container';
+import { schemaNameFor } from '../dataset/ddl';
+import type { DataViewDefinition } from '../dataviews/definition/types';
+import { visibleView } from '../dataviews/service';
+import { type Caller, requireAdmin } from '../identity/caller';
+import { ConflictError } from '../shared/errors';
+import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
+import { CROSS_TYPES, peerWeeks, type ViewDetector, viewDetectors } from './detectors';
+import { mixLinks, planShards, readLayout } from './layout';
+import { readSeriesBlock } from './series-reader';
+import { shardBaselines } from './shard';
+
+export const NO_BASELINE_DETECTORS = 'No peer, mix or cardinality detector is defined for this data view.';
+
+export interface BaselineRebuild {
+  dataViewId: number;
+  message: string;
+  detectors: string[];
+  series: number;
+  peerGroups: number;
+  cardinalityGroups: number;
+  mixLinks: number;
+  ms: number;
+}
+
+/** Distinct peer windows (in weeks) of the view's peer detectors. */
+export function peerWeeksOf(detectors: readonly ViewDetector[]): number[] {
+  return [...new Set(detectors.filter((d) => d.resolved.type === 'peer').map((d) => peerWeeks(d.resolved)))];
+}
+
+/** POST /dataviews/{id}/baselines (admins): rebuilds the baseline tables; 409 when no such detector is defined. */
+export async function recalculateBaselines(
+  c: Pick<Container, 'db' | 'config'>,
+  caller: Caller,
+  id: number,
+): Promise<BaselineRebuild> {
+  requireAdmin(caller);
+  const started = performance.now();
+  const row = await visibleView(c.db, caller, id);
+  if (!row.deployed) throw new ConflictError(`Data view ${row.domain}/${row.name} is not deployed.`);
+  const def = row.definition as unknown as DataViewDefinition;
+  const detectors = viewDetectors(def).filter((d) => CROSS_TYPES.includes(d.resolved.type));
+  if (detectors.length === 0) throw new ConflictError(NO_BASELINE_DETECTORS);
+  const schema = row.schemaName ?? schemaNameFor(row.id);
+  const categories = (def.categories ?? []).map((x) => x.name);
+  const layout = await readLayout(c.db, schema, def.categories ?? []);
+  // A negative id never meets a job id; the seconds keep ids of later rebuilds distinct.
+  const runId = -Math.floor(Date.now() / 1000);
+  await ensureBaselineTables(c.db, schema);
+  const weeks = peerWeeksOf(detectors);
+  const wantCardinality = detectors.some((d) => d.resolved.type === 'cardinality');
+  const hasMix = detectors.some((d) => d.resolved.type === 'mix');
+  const mix = hasMix ? await writeMixLinks(c.db, schema, runId, mixLinks(layout, categories)) : 0;
+  let peerGroups = 0;
+  let cardinalityGroups = 0;
+  if (layout.days > 0 && (weeks.length > 0 || wantCardinality)) {
+    for (const shard of planShards(layout.groups, c.config.detection.shardSize)) {
+      const ids = shard.groups.filter((g) => g.parentId !== null).flatMap((g) => g.memberIds);
+      const block = await readSeriesBlock(c.db, schema, ids, layout.dayIndex0, layout.days);
+      const b = shardBaselines(shard, block, weeks, wantCardinality);
+      await writeShardBaselines(c.db, schema, runId, layout.dayIndex0, categories, b);
+      peerGroups += b.peer.length;
+      cardinalityGroups += b.cardinality.length;
+    }
+  }
+  await pruneBaselines(c.db, schema, runId);
+  return {
+    dataViewId: row.id,
+    message: 'Baseline tables rebuilt.',
+    detectors: [...new Set(detectors.map((d) => d.resolved.type))],
+    series: layout.seriesCount,
+    peerGroups,
+    cardinalityGroups,
+    mixLinks: mix,
+    ms: Math.round(performance.now() - started),
+  };
+}

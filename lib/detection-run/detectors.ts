@@ -1,0 +1,87 @@
+/**
+ * From a validated data view definition to what the detection engine runs: engine detector configs
+ * (with their index in `analysis.detectors`, stored as `detector_index`), the special-date calendar
+ * and the analysis window.
+ */
+import { buildSpecialCalendar } from '../calendar/special-calendar';
+import { type ResolvedDetector, resolveDetectors } from '../detection/detect';
+import type { DetectorType } from '../detection/params';
+import type { DetectionContext, DetectorConfig } from '../detection/types';
+import type { DataViewAnalysis, DataViewDefinition } from '../dataviews/definition/types';
+
+/** One detector of the view, resolved for the engine. */
+export interface ViewDetector {
+  /** Position in analysis.detectors (all_anomalies.detector_index). */
+  index: number;
+  resolved: ResolvedDetector;
+}
+
+/** Detectors that read other series (baseline tables). */
+export const CROSS_TYPES: readonly DetectorType[] = ['peer', 'mix', 'cardinality'];
+
+/**
+ * Definition params → engine params. Most names are shared; the definition's `baselineDays` of the
+ * cross-series detectors is the engine's look-back `window`. Params the engine does not know are
+ * ignored by it (docs/detectors.md, "Definition params").
+ */
+export function engineConfig(type: DetectorType, params: Record<string, unknown> = {}): DetectorConfig {
+  const out: Record<string, unknown> = { ...params };
+  if (typeof params.baselineDays === 'number' && out.window === undefined) out.window = params.baselineDays;
+  return { type, params: out };
+}
+
+/** The view's detectors, defaults applied; throws ValidationError for a type or param the engine refuses. */
+export function viewDetectors(def: Pick<DataViewDefinition, 'analysis'>): ViewDetector[] {
+  const list = def.analysis?.detectors ?? [];
+  const configs = list.map((d) =>
+    engineConfig(
+      String(d.type).toLowerCase() as DetectorType,
+      d.params as unknown as Record<string, unknown>,
+    ),
+  );
+  return resolveDetectors(configs).map((resolved, index) => ({ index, resolved }));
+}
+
+/** Weeks of same-weekday history behind a peer baseline: the detector's window in whole weeks. */
+export function peerWeeks(d: ResolvedDetector): number {
+  const window = (d.params as { window?: number }).window ?? 28;
+  return Math.max(1, Math.round(window / 7));
+}
+
+/** Calendar and analysis window of the view over the epoch days dayIndex0 .. dayIndex0 + days - 1. */
+export function detectionContext(
+  analysis: Partial<DataViewAnalysis> | undefined,
+  dayIndex0: number,
+  days: number,
+): DetectionContext {
+  const a = analysis ?? {};
+  const hasCalendar =
+    (a.specialDates?.length ?? 0) + (a.recurringRules?.length ?? 0) + (a.specialPeriods?.length ?? 0) > 0;
+  return {
+    calendar: hasCalendar
+      ? buildSpecialCalendar(
+          {
+            specialDates: a.specialDates,
+            recurringRules: a.recurringRules,
+            specialPeriods: a.specialPeriods,
+          },
+          dayIndex0,
+          dayIndex0 + Math.max(0, days - 1),
+        )
+      : undefined,
+    ignoreLastNDays: a.ignoreLastNDays ?? 0,
+    scanInLastNDays: a.scanInLastNDays ?? 0,
+  };
+}
+
+/**
+ * First epoch day whose anomalies a run replaces: with scanInLastNDays the older ones are kept
+ * (the engine reports only anomalies that reach into the scanned days); null = replace all.
+ */
+export function replaceFromDay(ctx: DetectionContext, dayIndex0: number, days: number): number | null {
+  const scan = ctx.scanInLastNDays ?? 0;
+  if (scan <= 0) return null;
+  const end = Math.max(0, days - Math.max(0, ctx.ignoreLastNDays ?? 0));
+  const from = end - scan;
+  return from <= 0 ? null : dayIndex0 + from;
+}

@@ -1,0 +1,212 @@
+/**
+ * Detector preview for the data view editor (admins): one detector, with the params being edited,
+ * on one loaded series of a deployed view, with the same inputs the process job would give it
+ * (total, parent, peer baseline, child count, the view's special dates and analysis window).
+ */
+import { sql } from 'drizzle-orm';
+import type { Container } from '../app/container';
+import { fromEpochDay } from '../calendar/days';
+import { categoryColumn, ident, schemaNameFor } from '../dataset/ddl';
+import type { Database } from '../db/database';
+import { buildCardinalityBaseline, buildPeerBaseline } from '../detection/baselines';
+import { resolveDetectors } from '../detection/detect';
+import { previewSeries } from '../detection/preview';
+import type { Skip } from '../detection/types';
+import { checkDetectorParams } from '../dataviews/definition/detector-checks';
+import { detectorTypeOf } from '../dataviews/definition/detector-params';
+import type { DataViewDefinition } from '../dataviews/definition/types';
+import { visibleView } from '../dataviews/service';
+import { type Caller, requireAdmin } from '../identity/caller';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
+import { detectionContext, engineConfig, peerWeeks } from './detectors';
+import { readLayout } from './layout';
+import { readSeriesBlock, rowPresent, rowValues } from './series-reader';
+
+export interface DetectorPreviewBody {
+  seriesId?: number;
+  categories?: Record<string, string | null>;
+  detector: { type: string; params?: Record<string, unknown> };
+}
+
+export interface PreviewAnomaly {
+  type: string;
+  startDate: string;
+  endDate: string;
+  duration: number;
+  actualValue: number;
+  predictedValue: number;
+  change: number;
+  changePct: number | null;
+  changeCum: number;
+  sharePct: number | null;
+  recurrence: number;
+  result: string;
+}
+
+export interface DetectorPreview {
+  dataViewId: number;
+  seriesId: number;
+  categories: Record<string, string | null>;
+  detector: { type: string; code: string; params: Record<string, unknown> };
+  analysedFrom: string | null;
+  scanFrom: string | null;
+  analysedTo: string | null;
+  /** Why the detector does not run on this series (gap amount, average outside minValue/maxValue, …). */
+  skipped: Skip | null;
+  /** Every day from the series' first day: value, expected value (null: no opinion), flag (+1/-1/0), gap-filled. */
+  points: Array<{ date: string; value: number; expected: number | null; flag: number; filled: boolean }>;
+  flaggedDays: Array<{ date: string; result: 'Positive' | 'Negative' }>;
+  anomalies: PreviewAnomaly[];
+}
+
+type SeriesRow = { series_id: number } & Record<string, string | null>;
+
+/** The series addressed by id or by category values (left out = all); with neither, the total. */
+async function findSeries(
+  db: Database,
+  schema: string,
+  names: string[],
+  body: DetectorPreviewBody,
+): Promise<{ id: number; categories: Record<string, string | null> }> {
+  const s = ident(schema);
+  const cols = names.map((n, i) => `${categoryColumn(n)} AS c${i}`);
+  const select = `SELECT series_id${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${s}.cat_map`;
+  let rows: SeriesRow[];
+  if (body.seriesId !== undefined) {
+    if (body.categories !== undefined)
+      throw ValidationError.field('seriesId', 'give seriesId or categories, not both');
+    rows = await db.rows<SeriesRow>(sql`${sql.raw(select)} WHERE series_id = ${body.seriesId}`);
+  } else {
+    const given = body.categories ?? {};
+    const lower = new Map(names.map((n) => [n.toLowerCase(), n]));
+    const unknown = Object.keys(given).filter((k) => !lower.has(k.toLowerCase()));
+    if (unknown.length) {
+      throw new ValidationError(
+        `Unknown categor${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}.`,
+        unknown.map((k) => ({
+          path: `categories.${k}`,
+          message: `is not a category of this data view (known: ${names.join(', ')})`,
+        })),
+      );
+    }
+    const value = (n: string) =>
+      Object.entries(given).find(([k]) => k.toLowerCase() === n.toLowerCase())?.[1] ?? null;
+    const conds = names.map((n) => {
+      const v = value(n);
+      return v === null
+        ? sql`${sql.raw(categoryColumn(n))} IS NULL`
+        : sql`${sql.raw(categoryColumn(n))} = ${v}`;
+    });
+    rows = await db.rows<SeriesRow>(
+      sql`${sql.raw(select)}${conds.length ? sql` WHERE ${sql.join(conds, sql` AND `)}` : sql``}`,
+    );
+  }
+  if (rows.length === 0)
+    throw new NotFoundError(
+      'No such series in this data view (load data, or check seriesId and categories).',
+    );
+  const r = rows[0];
+  return {
+    id: Number(r.series_id),
+    categories: Object.fromEntries(names.map((n, i) => [n, r[`c${i}`] ?? null])),
+  };
+}
+
+/** POST /dataviews/{id}/preview-detector (admins). */
+export async function previewDetector(
+  c: Pick<Container, 'db'>,
+  caller: Caller,
+  id: number,
+  body: DetectorPreviewBody,
+): Promise<DetectorPreview> {
+  requireAdmin(caller);
+  const row = await visibleView(c.db, caller, id);
+  if (!row.deployed) throw new ConflictError(`Data view ${row.domain}/${row.name} is not deployed.`);
+  const type = detectorTypeOf(body.detector.type);
+  if (!type) throw ValidationError.field('detector.type', `unknown detector type '${body.detector.type}'`);
+  const checked = checkDetectorParams(type, body.detector.params ?? {}, 'detector.params');
+  if (checked.errors.length) throw new ValidationError('Invalid detector params.', checked.errors);
+  const def = row.definition as unknown as DataViewDefinition;
+  const schema = row.schemaName ?? schemaNameFor(row.id);
+  const names = (def.categories ?? []).map((x) => x.name);
+  const series = await findSeries(c.db, schema, names, body);
+  const layout = await readLayout(c.db, schema, def.categories ?? []);
+  const group = layout.groups.find((g) => g.memberIds.includes(series.id));
+  const children = layout.groups.find((g) => g.parentId === series.id);
+  const peers = type === 'peer' && group && group.parentId !== null ? group.memberIds : [];
+  const kids = type === 'cardinality' && children ? children.memberIds : [];
+  const ids = [
+    ...new Set(
+      [series.id, layout.rootId, group?.parentId, ...peers, ...kids].filter(
+        (x): x is number => typeof x === 'number',
+      ),
+    ),
+  ];
+  const block = await readSeriesBlock(c.db, schema, ids, layout.dayIndex0, layout.days);
+  const rowOf = (sid: number | null | undefined) =>
+    sid === null || sid === undefined ? undefined : block.rowOf.get(sid);
+  const own = rowOf(series.id) as number;
+  const parent = rowOf(group?.parentId);
+  const root = rowOf(layout.rootId);
+  const rows = (list: number[]) => list.map((sid) => rowOf(sid) as number);
+  const [resolved] = resolveDetectors([engineConfig(type, checked.params)]);
+  const preview = previewSeries(
+    {
+      seriesId: series.id,
+      dayIndex0: layout.dayIndex0,
+      values: rowValues(block, own),
+      present: rowPresent(block, own),
+      totalValues: root === undefined ? undefined : rowValues(block, root),
+      parentValues: parent === undefined ? undefined : rowValues(block, parent),
+      peerChange:
+        peers.length >= 3
+          ? buildPeerBaseline(
+              rows(peers).map((r) => rowValues(block, r)),
+              {
+                presents: rows(peers).map((r) => rowPresent(block, r)),
+                weeks: peerWeeks(resolved),
+              },
+            ).change
+          : undefined,
+      cardinality: kids.length
+        ? buildCardinalityBaseline(
+            rows(kids).map((r) => rowValues(block, r)),
+            rows(kids).map((r) => rowPresent(block, r)),
+          )
+        : undefined,
+    },
+    resolved,
+    detectionContext(def.analysis, layout.dayIndex0, layout.days),
+  );
+  const present = rowPresent(block, own);
+  let first = present.indexOf(1);
+  if (first < 0) first = 0;
+  const points: DetectorPreview['points'] = [];
+  const flaggedDays: DetectorPreview['flaggedDays'] = [];
+  for (let t = first; t < layout.days; t++) {
+    const date = fromEpochDay(layout.dayIndex0 + t);
+    const e = preview.expected[t];
+    points.push({
+      date,
+      value: preview.values[t],
+      expected: Number.isFinite(e) ? e : null,
+      flag: preview.flags[t],
+      filled: present[t] === 0,
+    });
+    if (preview.flags[t] !== 0)
+      flaggedDays.push({ date, result: preview.flags[t] > 0 ? 'Positive' : 'Negative' });
+  }
+  return {
+    dataViewId: row.id,
+    seriesId: series.id,
+    categories: series.categories,
+    detector: { type, code: preview.code, params: checked.params },
+    analysedFrom: preview.analysedFrom,
+    scanFrom: preview.scanFrom,
+    analysedTo: preview.analysedTo,
+    skipped: preview.skipped,
+    points,
+    flaggedDays,
+    anomalies: preview.anomalies.map(({ seriesId: _s, startDay: _a, endDay: _b, ...a }) => a),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Reads series of a view's `data` table into one columnar block: row r holds the days
+ * dayIndex0 .. dayIndex0 + days - 1 of series ids[r]. Each series comes back as a single bytea of
+ * packed (day, value) pairs, so the database sends one row per series instead of one per day and
+ * the decoder places each value by its day (no reliance on aggregation order). Days before a
+ * series' first row are 0 and not present; gap-filled days are present = 0.
+ */
+import { sql } from 'drizzle-orm';
+import { epochDayToYyyymmdd } from '../calendar/days';
+import { ident } from '../dataset/ddl';
+import type { Database } from '../db/database';
+
+export interface SeriesBlock {
+  dayIndex0: number;
+  days: number;
+  ids: number[];
+  rowOf: Map<number, number>;
+  values: Float64Array;
+  present: Uint8Array;
+}
+
+/** Row `r` of a block as zero-copy views. */
+export function rowValues(block: SeriesBlock, r: number): Float64Array {
+  return block.values.subarray(r * block.days, (r + 1) * block.days);
+}
+
+export function rowPresent(block: SeriesBlock, r: number): Uint8Array {
+  return block.present.subarray(r * block.days, (r + 1) * block.days);
+}
+
+/** YYYYMMDD → day index in the view, as a flat lookup over the view's YYYYMMDD span. */
+function dayIndexTable(dayIndex0: number, days: number): { base: number; index: Int32Array } {
+  const base = epochDayToYyyymmdd(dayIndex0);
+  const top = days > 0 ? epochDayToYyyymmdd(dayIndex0 + days - 1) : base;
+  const index = new Int32Array(top - base + 1).fill(-1);
+  for (let t = 0; t < days; t++) index[epochDayToYyyymmdd(dayIndex0 + t) - base] = t;
+  return { base, index };
+}
+
+/** PostgreSQL array literal of integers. */
+export function intArrayLiteral(xs: ArrayLike<number>): string {
+  return `{${Array.prototype.join.call(xs, ',')}}`;
+}
+
+/** Reads `ids` (distinct) over the given days; ids without rows stay 0 and not present. */
+export async function readSeriesBlock(
+  db: Database,
+  schema: string,
+  ids: readonly number[],
+  dayIndex0: number,
+  days: number,
+): Promise<SeriesBlock> {
+  const rowOf = new Map<number, number>();
+  for (let r = 0; r < ids.length; r++) rowOf.set(ids[r], r);
+  const values = new Float64Array(ids.length * days);
+  const present = new Uint8Array(ids.length * days);
+  const block: SeriesBlock = { dayIndex0, days, ids: [...ids], rowOf, values, present };
+  if (ids.length === 0 || days === 0) return block;
+  // Enough memory for a hash aggregate: about 2x faster than sorting the shard's rows (docs/performance.md).
+  const rows = await db.tx(async (tx) => {
+    await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
+    return tx.rows<{ series_id: number; b: Uint8Array }>(
+      sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || float8send(value), ''::bytea) AS b
+        FROM ${sql.raw(`${ident(schema)}.data`)} WHERE series_id = ANY(${intArrayLiteral(ids)}::int[]) GROUP BY series_id`,
+    );
+  });
+  const { base, index } = dayIndexTable(dayIndex0, days);
+  for (const row of rows) {
+    const r = rowOf.get(Number(row.series_id));
+    if (r === undefined || row.b === null) continue;
+    const bytes = row.b;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const off = r * days;
+    for (let p = 0; p + 12 <= bytes.byteLength; p += 12) {
+      const raw = view.getInt32(p, false);
+      const ymd = raw < 0 ? -raw : raw;
+      const k = ymd - base;
+      const t = k >= 0 && k < index.length ? index[k] : -1;
+      if (t < 0) continue; // outside the view's days
+      values[off + t] = view.getFloat64(p + 4, false);
+      present[off + t] = raw < 0 ? 0 : 1;
+    }
+  }
+  return block;
+}

@@ -1,0 +1,172 @@
+/**
+ * Detection over one shard held in memory: for each peer group, the peer baselines of its members,
+ * the mix input (the parent's values), the cardinality input of the parent, then every detector
+ * of the view over every member. Pure: the caller reads the block and writes the results.
+ */
+import { buildCardinalityBaseline, buildPeerBaseline } from '../detection/baselines';
+import { runDetector, seriesWindow } from '../detection/detect';
+import type { AnomalyDraft, DetectionContext, SeriesInput } from '../detection/types';
+import type { Workspace } from '../detection/workspace';
+import { peerWeeks, type ViewDetector } from './detectors';
+import type { Shard } from './layout';
+import { rowPresent, rowValues, type SeriesBlock } from './series-reader';
+
+export interface RunSetup {
+  detectors: ViewDetector[];
+  ctx: DetectionContext;
+  /** The view's special-day flags aligned with the block's days, or null without special dates. */
+  calendarFlags: Uint8Array | null;
+  /** The root series (all categories = all): the denominator of share %. */
+  total: Float64Array | undefined;
+  ws: Workspace;
+}
+
+export interface PeerBaselineRow {
+  parentId: number;
+  category: number;
+  weeks: number;
+  change: Float64Array;
+  members: Uint16Array;
+}
+
+export interface CardinalityRow {
+  parentId: number;
+  category: number;
+  counts: Float64Array;
+}
+
+export interface ShardBaselines {
+  peer: PeerBaselineRow[];
+  cardinality: CardinalityRow[];
+}
+
+export interface ShardResult {
+  anomalies: AnomalyDraft[];
+  /** detector_index of each anomaly. */
+  detectorIndex: number[];
+  baselines: ShardBaselines;
+}
+
+/** A peer median needs at least this many members (buildPeerBaseline's minPeers). */
+const MIN_PEERS = 3;
+
+/** Peer and cardinality baselines of one group, per distinct peer window. */
+function groupBaselines(
+  members: Float64Array[],
+  presents: Uint8Array[],
+  weeksList: readonly number[],
+  wantCardinality: boolean,
+): { peer: Map<number, { change: Float64Array; members: Uint16Array }>; counts?: Float64Array } {
+  const peer = new Map<number, { change: Float64Array; members: Uint16Array }>();
+  if (members.length >= MIN_PEERS) {
+    for (const weeks of weeksList)
+      peer.set(weeks, buildPeerBaseline(members, { presents, weeks, minPeers: MIN_PEERS }));
+  }
+  return { peer, counts: wantCardinality ? buildCardinalityBaseline(members, presents) : undefined };
+}
+
+/** Runs `d` and tags what it appended with its detector index. */
+function run(
+  input: SeriesInput,
+  d: ViewDetector,
+  setup: RunSetup,
+  w: ReturnType<typeof seriesWindow>,
+  out: ShardResult,
+): void {
+  const before = out.anomalies.length;
+  runDetector(input, d.resolved, setup.ctx, w, setup.calendarFlags, setup.ws, out.anomalies);
+  for (let i = before; i < out.anomalies.length; i++) out.detectorIndex.push(d.index);
+}
+
+/** Every anomaly of the shard's series (and the cardinality anomalies of their parents), plus the baselines used. */
+export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSetup): ShardResult {
+  const out: ShardResult = { anomalies: [], detectorIndex: [], baselines: { peer: [], cardinality: [] } };
+  const rowDetectors = setup.detectors.filter((d) => d.resolved.type !== 'cardinality');
+  const cardinality = setup.detectors.filter((d) => d.resolved.type === 'cardinality');
+  const weeksList = [
+    ...new Set(setup.detectors.filter((d) => d.resolved.type === 'peer').map((d) => peerWeeks(d.resolved))),
+  ];
+  for (const group of shard.groups) {
+    const rows = group.memberIds.map((id) => block.rowOf.get(id) as number);
+    const members = rows.map((r) => rowValues(block, r));
+    const presents = rows.map((r) => rowPresent(block, r));
+    const parentRow = group.parentId === null ? undefined : block.rowOf.get(group.parentId);
+    const parentValues = parentRow === undefined ? undefined : rowValues(block, parentRow);
+    const base: ReturnType<typeof groupBaselines> =
+      group.parentId === null
+        ? { peer: new Map() }
+        : groupBaselines(members, presents, weeksList, cardinality.length > 0 && parentValues !== undefined);
+    if (group.parentId !== null) {
+      for (const [weeks, b] of base.peer)
+        out.baselines.peer.push({ parentId: group.parentId, category: group.category, weeks, ...b });
+    }
+    for (let m = 0; m < members.length; m++) {
+      const input: SeriesInput = {
+        seriesId: group.memberIds[m],
+        dayIndex0: block.dayIndex0,
+        values: members[m],
+        present: presents[m],
+        totalValues: setup.total,
+        parentValues,
+      };
+      const w = seriesWindow(input, setup.ctx);
+      for (const d of rowDetectors) {
+        if (d.resolved.type === 'peer') input.peerChange = base.peer.get(peerWeeks(d.resolved))?.change;
+        run(input, d, setup, w, out);
+      }
+    }
+    if (base.counts !== undefined && parentRow !== undefined && group.parentId !== null) {
+      out.baselines.cardinality.push({
+        parentId: group.parentId,
+        category: group.category,
+        counts: base.counts,
+      });
+      const input: SeriesInput = {
+        seriesId: group.parentId,
+        dayIndex0: block.dayIndex0,
+        values: rowValues(block, parentRow),
+        present: rowPresent(block, parentRow),
+        totalValues: setup.total,
+        cardinality: base.counts,
+      };
+      const w = seriesWindow(input, setup.ctx);
+      for (const d of cardinality) run(input, d, setup, w, out);
+    }
+  }
+  return out;
+}
+
+/** The series a shard reads: its members and their parents. */
+export function shardSeriesIds(shard: Shard): number[] {
+  const ids = new Set<number>();
+  for (const g of shard.groups) {
+    for (const id of g.memberIds) ids.add(id);
+    if (g.parentId !== null) ids.add(g.parentId);
+  }
+  return [...ids];
+}
+
+/** Only the baselines of a shard (Recalculate baseline tables): peer per window, cardinality when asked. */
+export function shardBaselines(
+  shard: Shard,
+  block: SeriesBlock,
+  weeksList: readonly number[],
+  wantCardinality: boolean,
+): ShardBaselines {
+  const out: ShardBaselines = { peer: [], cardinality: [] };
+  for (const group of shard.groups) {
+    if (group.parentId === null) continue;
+    const rows = group.memberIds.map((id) => block.rowOf.get(id) as number);
+    const base = groupBaselines(
+      rows.map((r) => rowValues(block, r)),
+      rows.map((r) => rowPresent(block, r)),
+      weeksList,
+      wantCardinality,
+    );
+    for (const [weeks, b] of base.peer)
+      out.peer.push({ parentId: group.parentId, category: group.category, weeks, ...b });
+    if (base.counts)
+      out.cardinality.push({ parentId: group.parentId, category: group.category, counts: base.counts });
+  }
+  return out;
+}

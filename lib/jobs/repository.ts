@@ -1,0 +1,222 @@
+/** Rows of the jobs table: the only SQL of the jobs module. */
+import { and, count, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../db/database';
+import { dataViews, type JobKind, type JobStatus, jobs } from '../db/tables/index';
+import type { JobCounts, JobListQuery, JobView } from './types';
+
+export type JobRow = typeof jobs.$inferSelect;
+type Labelled = { job: JobRow; domain: string; name: string };
+
+const LOAD_KINDS: JobKind[] = ['Load', 'CustomLoad'];
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export function toJobView(r: Labelled): JobView {
+  const j = r.job;
+  return {
+    id: j.id,
+    dataViewId: j.dataViewId,
+    dataView: `${r.domain} / ${r.name}`,
+    kind: j.kind,
+    status: j.status,
+    trigger: j.trigger,
+    attempts: j.attempts,
+    error: j.error,
+    detail: j.detail,
+    requestedBy: j.requestedBy,
+    createdAt: j.createdAt.toISOString(),
+    startedAt: iso(j.startedAt),
+    finishedAt: iso(j.finishedAt),
+  };
+}
+
+function labelled(db: Database) {
+  return db.orm
+    .select({ job: jobs, domain: dataViews.domain, name: dataViews.name })
+    .from(jobs)
+    .innerJoin(dataViews, eq(dataViews.id, jobs.dataViewId));
+}
+
+export interface NewJob {
+  dataViewId: number;
+  kind: JobKind;
+  trigger: string;
+  requestedBy?: string | null;
+  createdAt: Date;
+}
+
+/** Inserts a pending job; undefined when the one-active-load rule (a unique index) refuses it. */
+export async function insertJob(db: Database, job: NewJob): Promise<JobRow | undefined> {
+  const rows = (await db.orm
+    .insert(jobs)
+    .values({ ...job, status: 'pending' })
+    .onConflictDoNothing()
+    .returning()) as JobRow[];
+  return rows[0];
+}
+
+/** The pending or running jobs of a view among `kinds`, oldest first. */
+export async function activeJobs(db: Database, dataViewId: number, kinds: JobKind[]): Promise<JobRow[]> {
+  return (await db.orm
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.dataViewId, dataViewId),
+        inArray(jobs.kind, kinds),
+        inArray(jobs.status, ['pending', 'running']),
+      ),
+    )
+    .orderBy(jobs.id)) as JobRow[];
+}
+
+/** The load or custom load that waits or runs for the view, if any. */
+export async function activeLoad(db: Database, dataViewId: number): Promise<JobRow | undefined> {
+  return (await activeJobs(db, dataViewId, LOAD_KINDS))[0];
+}
+
+export async function findJob(db: Database, id: number): Promise<JobRow | undefined> {
+  const rows = (await db.orm.select().from(jobs).where(eq(jobs.id, id))) as JobRow[];
+  return rows[0];
+}
+
+export async function findJobView(db: Database, id: number): Promise<JobView | undefined> {
+  const rows = (await labelled(db).where(eq(jobs.id, id))) as Labelled[];
+  return rows[0] ? toJobView(rows[0]) : undefined;
+}
+
+/**
+ * Starts an attempt: a pending job, or a running one whose attempt began before `staleBefore` (its
+ * worker crashed or timed out), becomes running with one more attempt. Undefined when not claimable.
+ */
+export async function claimJob(
+  db: Database,
+  id: number,
+  now: Date,
+  staleBefore: Date,
+): Promise<JobRow | undefined> {
+  const rows = (await db.orm
+    .update(jobs)
+    .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, startedAt: now, finishedAt: null })
+    .where(
+      and(
+        eq(jobs.id, id),
+        or(eq(jobs.status, 'pending'), and(eq(jobs.status, 'running'), lt(jobs.startedAt, staleBefore))),
+      ),
+    )
+    .returning()) as JobRow[];
+  return rows[0];
+}
+
+/** Ends a running job as finished, merging `detail` into what it had. */
+export async function finishJob(
+  db: Database,
+  id: number,
+  now: Date,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await db.orm
+    .update(jobs)
+    .set({
+      status: 'finished',
+      finishedAt: now,
+      error: null,
+      detail: sql`${jobs.detail} || ${JSON.stringify(detail)}::jsonb`,
+    })
+    .where(eq(jobs.id, id));
+}
+
+/** Ends a job as failed with its reason; a job already finished or failed keeps its outcome. */
+export async function failJob(db: Database, id: number, now: Date, error: string): Promise<boolean> {
+  const rows = await db.orm
+    .update(jobs)
+    .set({ status: 'failed', finishedAt: now, error })
+    .where(and(eq(jobs.id, id), inArray(jobs.status, ['pending', 'running'])))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/** Puts a job whose attempt failed back in the queue, keeping the reason for operators. */
+export async function requeueJob(db: Database, id: number, error: string): Promise<void> {
+  await db.orm.update(jobs).set({ status: 'pending', error }).where(eq(jobs.id, id));
+}
+
+/** Deletes the pending jobs of a view; returns their ids. */
+export async function deletePendingJobs(db: Database, dataViewId: number): Promise<number[]> {
+  const rows = await db.orm
+    .delete(jobs)
+    .where(and(eq(jobs.dataViewId, dataViewId), eq(jobs.status, 'pending')))
+    .returning({ id: jobs.id });
+  return rows.map((r: { id: number }) => r.id).sort((a: number, b: number) => a - b);
+}
+
+/** Jobs newest first, limited to `visibleIds` when given. */
+export async function listJobRows(
+  db: Database,
+  q: JobListQuery,
+  visibleIds: number[] | undefined,
+): Promise<JobView[]> {
+  if (visibleIds && visibleIds.length === 0) return [];
+  const conds: SQL[] = [];
+  if (visibleIds) conds.push(inArray(jobs.dataViewId, visibleIds));
+  if (q.dataViewId !== undefined) conds.push(eq(jobs.dataViewId, q.dataViewId));
+  if (q.status) conds.push(eq(jobs.status, q.status));
+  if (q.kind) conds.push(eq(jobs.kind, q.kind));
+  const rows = (await labelled(db)
+    .where(conds.length ? and(...conds) : undefined)
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(q.limit ?? 100)) as Labelled[];
+  return rows.map(toJobView);
+}
+
+/** Job counts by status per data view. */
+export async function jobCountsByView(
+  db: Database,
+  ids: number[] | undefined,
+): Promise<Map<number, JobCounts>> {
+  const rows = (await db.orm
+    .select({ id: jobs.dataViewId, status: jobs.status, n: count() })
+    .from(jobs)
+    .where(ids ? inArray(jobs.dataViewId, ids.length ? ids : [-1]) : undefined)
+    .groupBy(jobs.dataViewId, jobs.status)) as Array<{ id: number; status: JobStatus; n: number }>;
+  const out = new Map<number, JobCounts>();
+  for (const r of rows) {
+    const c = out.get(r.id) ?? { jobs: 0, pending: 0, running: 0, finished: 0, failed: 0 };
+    c[r.status] += Number(r.n);
+    c.jobs += Number(r.n);
+    out.set(r.id, c);
+  }
+  return out;
+}
+
+/** Per view: when its last successful load finished, and its newest job. */
+export async function lastImports(db: Database): Promise<Map<number, Date>> {
+  const rows = await db.rows<{ id: number; at: Date | string }>(sql`
+    SELECT data_view_id AS id, max(finished_at) AS at FROM jobs
+    WHERE kind IN ('Load', 'CustomLoad') AND status = 'finished' GROUP BY data_view_id`);
+  return new Map(rows.map((r) => [Number(r.id), new Date(r.at)]));
+}
+
+export async function newestJobs(db: Database, ids: number[]): Promise<Map<number, JobView>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await labelled(db).where(
+    inArray(
+      jobs.id,
+      db.orm
+        .select({ id: sql<number>`max(${jobs.id})` })
+        .from(jobs)
+        .where(inArray(jobs.dataViewId, ids))
+        .groupBy(jobs.dataViewId),
+    ),
+  )) as Labelled[];
+  return new Map(rows.map((r) => [r.job.dataViewId, toJobView(r)]));
+}
+
+/** Running jobs whose attempt began before `staleBefore`: their worker crashed or was stopped. */
+export async function staleRunningJobs(db: Database, staleBefore: Date): Promise<JobRow[]> {
+  return (await db.orm
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.status, 'running'), lt(jobs.startedAt, staleBefore)))
+    .orderBy(jobs.id)) as JobRow[];
+}

@@ -1,0 +1,100 @@
+/**
+ * One attempt at a job: claim it, run the work, record the outcome. A problem of the data or the
+ * definition fails the job at once; anything else (source down, crash, timeout) is retried until the
+ * last attempt, which fails the job and lets the message go on to the dead-letter queue.
+ */
+import type { Database } from '../db/database';
+import type { JobMessage } from '../queue/port';
+import type { Clock } from '../shared/clock';
+import { isAppError } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+import { claimJob, failJob, findJob, finishJob, type JobRow, requeueJob } from './repository';
+
+export interface RunnerDeps {
+  db: Database;
+  clock: Clock;
+  log: Logger;
+  maxAttempts: number;
+  /** A running attempt older than this is taken to have crashed. */
+  timeoutSeconds: number;
+}
+
+/** What the queue should do with the message: drop it, or deliver it again. */
+export type AttemptOutcome = 'done' | 'retry';
+
+export type JobWork = (job: JobRow, signal: AbortSignal) => Promise<Record<string, unknown> | undefined>;
+
+const MAX_ERROR = 2000;
+
+/** Problems that another attempt cannot fix: bad rows, a bad definition, a view gone or not allowed. */
+export function isPermanent(e: unknown): boolean {
+  return (
+    isAppError(e) &&
+    ['VALIDATION', 'NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'UNSUPPORTED_MEDIA_TYPE'].includes(e.code)
+  );
+}
+
+export function errorText(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.length > MAX_ERROR ? `${m.slice(0, MAX_ERROR - 1)}…` : m;
+}
+
+/** Runs one delivery of `message`; never throws for a failure of the work itself. */
+export async function runJobAttempt(
+  deps: RunnerDeps,
+  message: JobMessage,
+  work: JobWork,
+  signal: AbortSignal,
+): Promise<AttemptOutcome> {
+  const { db, clock } = deps;
+  const log = deps.log.child({ jobId: message.jobId, kind: message.kind, dataViewId: message.dataViewId });
+  const now = clock.now();
+  const job = await claimJob(db, message.jobId, now, new Date(now.getTime() - deps.timeoutSeconds * 1000));
+  if (!job) {
+    const existing = await findJob(db, message.jobId);
+    // Cleared, already done, or running elsewhere: this delivery has nothing to do.
+    log.info('job not claimable; message dropped', { status: existing?.status ?? 'deleted' });
+    return 'done';
+  }
+  log.info('job started', { attempt: job.attempts });
+  const started = Date.now();
+  try {
+    const detail = (await work(job, signal)) ?? {};
+    await finishJob(db, job.id, clock.now(), { ...detail, ms: Date.now() - started });
+    log.info('job finished', { ms: Date.now() - started });
+    return 'done';
+  } catch (e) {
+    const reason = errorText(e);
+    if (isPermanent(e)) {
+      await failJob(db, job.id, clock.now(), reason);
+      log.warn('job failed', { reason });
+      return 'done';
+    }
+    if (job.attempts >= deps.maxAttempts) {
+      await failJob(db, job.id, clock.now(), `${reason} (attempt ${job.attempts} of ${deps.maxAttempts})`);
+      log.error('job failed on its last attempt', { error: e });
+      return 'retry';
+    }
+    await requeueJob(
+      db,
+      job.id,
+      `attempt ${job.attempts} of ${deps.maxAttempts} failed, retrying: ${reason}`,
+    );
+    log.warn('job attempt failed; it will be retried', { attempt: job.attempts, reason });
+    return 'retry';
+  }
+}
+
+/** Dead-letter handling: a job whose message exhausted its deliveries is failed, keeping its last reason. */
+export async function deadLetterJob(
+  deps: Pick<RunnerDeps, 'db' | 'clock' | 'log'>,
+  message: JobMessage,
+): Promise<void> {
+  const job = await findJob(deps.db, message.jobId);
+  if (!job || job.status === 'finished' || job.status === 'failed') return;
+  const last = job.error ? `; last error: ${job.error}` : '';
+  const reason = `The job reached the dead-letter queue after ${job.attempts} attempt(s) (the worker crashed, timed out or kept failing)${last}`;
+  if (await failJob(deps.db, job.id, deps.clock.now(), errorText(reason))) {
+    deps.log.error('job dead-lettered', { jobId: job.id });
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Lambda handlers for SQS events: each record is one job attempt, failures are reported per record
+ * (batchItemFailures, with functionResponseType ReportBatchItemFailures) so that only they come back.
+ */
+import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { type Container, getContainer } from '../app/container';
+import { parseJobMessage, type JobMessage, type QueueName } from '../queue/port';
+import { logger } from '../shared/logger';
+import { deadLetterJob, type JobWork, runJobAttempt } from './runner';
+
+interface LambdaContextLike {
+  getRemainingTimeInMillis?: () => number;
+}
+
+/** Time kept back from the Lambda timeout to record the outcome of an attempt that runs out of time. */
+const MARGIN_MS = 15_000;
+
+function deadline(c: Container, context: unknown): number {
+  const remaining = (context as LambdaContextLike | undefined)?.getRemainingTimeInMillis?.();
+  const budget = remaining !== undefined ? remaining - MARGIN_MS : c.config.jobs.timeoutSeconds * 1000;
+  return Date.now() + Math.max(1000, budget);
+}
+
+/** An AbortSignal that fires at `at` (epoch ms), with a reason naming the time bound. */
+function timeoutSignal(at: number): { signal: AbortSignal; clear: () => void } {
+  const ac = new AbortController();
+  const ms = Math.max(0, at - Date.now());
+  const t = setTimeout(() => ac.abort(new Error(`the job timed out after ${Math.round(ms / 1000)} s`)), ms);
+  return { signal: ac.signal, clear: () => clearTimeout(t) };
+}
+
+/** The SQS handler of a job queue: `work` does the job, the runner records its outcome. */
+export function jobWorker(
+  queue: QueueName,
+  work: (c: Container, job: Parameters<JobWork>[0], signal: AbortSignal) => ReturnType<JobWork>,
+) {
+  return async (event: SQSEvent, context?: unknown): Promise<SQSBatchResponse> => {
+    const c = await getContainer();
+    const until = deadline(c, context);
+    const failures: SQSBatchItemFailure[] = [];
+    const failed: SQSRecord[] = [];
+    for (const record of event.Records ?? []) {
+      let message: JobMessage;
+      try {
+        message = parseJobMessage(record.body);
+      } catch (e) {
+        logger.error('poisoned message', { queue, messageId: record.messageId, error: e });
+        failures.push({ itemIdentifier: record.messageId });
+        failed.push(record);
+        continue;
+      }
+      const { signal, clear } = timeoutSignal(until);
+      try {
+        const outcome = await runJobAttempt(
+          {
+            db: c.db,
+            clock: c.clock,
+            log: logger.child({ queue }),
+            maxAttempts: c.config.jobs.maxAttempts,
+            timeoutSeconds: c.config.jobs.timeoutSeconds,
+          },
+          message,
+          (job, s) => work(c, job, s),
+          signal,
+        );
+        if (outcome === 'retry') {
+          failures.push({ itemIdentifier: record.messageId });
+          failed.push(record);
+        }
+      } catch (e) {
+        // The service database itself failed: let the queue deliver the message again.
+        logger.error('job attempt could not be recorded', { queue, jobId: message.jobId, error: e });
+        failures.push({ itemIdentifier: record.messageId });
+        failed.push(record);
+      } finally {
+        clear();
+      }
+    }
+    if (failed.length) await c.queue.redeliver(queue, failed);
+    return { batchItemFailures: failures };
+  };
+}
+
+/** The handler of the dead-letter queues: fails the jobs whose messages exhausted their attempts. */
+export function deadLetterWorker() {
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const c = await getContainer();
+    for (const record of event.Records ?? []) {
+      try {
+        await deadLetterJob({ db: c.db, clock: c.clock, log: logger }, parseJobMessage(record.body));
+      } catch (e) {
+        logger.error('dead letter dropped', { messageId: record.messageId, error: e });
+      }
+    }
+    return { batchItemFailures: [] };
+  };
+}

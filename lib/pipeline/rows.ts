@@ -1,0 +1,150 @@
+/**
+ * The source query rules, checked row by row as a load streams: the date an integer YYYYMMDD, the
+ * measures numeric, the categories text, and the output columns named as the definition says.
+ * The first bad row's problem is the load's error, with what to change in the query.
+ */
+import { ValidationError } from '../shared/errors';
+import type { SourceRow } from './source';
+
+export interface RowShape {
+  dateColumn: string;
+  valueColumn: string;
+  countColumn?: string;
+  categories: string[];
+}
+
+/** Where each defined column sits in the result rows (its exact key there). */
+export interface ColumnMap {
+  date: string;
+  value: string;
+  count?: string;
+  categories: string[];
+}
+
+export interface CheckedRow {
+  day: number;
+  categories: string[];
+  value: number;
+  cnt: number;
+}
+
+const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Finds each defined column among `keys` (exact name first, then any case); throws naming what is missing. */
+export function resolveColumns(shape: RowShape, keys: string[], query = 'load query'): ColumnMap {
+  const find = (name: string) =>
+    keys.find((k) => k === name) ?? keys.find((k) => k.toLowerCase() === name.toLowerCase());
+  const missing: string[] = [];
+  const need = (name: string, what: string) => {
+    const k = find(name);
+    if (k === undefined) missing.push(`${name} (${what})`);
+    return k ?? name;
+  };
+  const map: ColumnMap = {
+    date: need(shape.dateColumn, 'source.dateColumn'),
+    value: need(shape.valueColumn, 'source.valueColumn'),
+    count: shape.countColumn ? need(shape.countColumn, 'source.countColumn') : undefined,
+    categories: shape.categories.map((c) => need(c, 'category')),
+  };
+  if (missing.length) {
+    throw new ValidationError(
+      `The ${query} returns no column ${missing.join(', ')}; it returns ${keys.join(', ') || 'no columns'}. ` +
+        'Output column names must match the date and value columns and the category names.',
+      missing.map((m) => ({ path: 'source', message: `missing column ${m}` })),
+    );
+  }
+  return map;
+}
+
+function shown(v: unknown): string {
+  if (v instanceof Date) return `${v.toISOString()} (a date-time)`;
+  if (typeof v === 'string') return `'${v.length > 40 ? `${v.slice(0, 40)}…` : v}' (text)`;
+  return `${String(v)} (${typeof v})`;
+}
+
+function bad(rowNumber: number, query: string, problem: string): ValidationError {
+  return ValidationError.field('source', `row ${rowNumber} of the ${query}: ${problem}`);
+}
+
+/** YYYYMMDD as a number when `v` is one (number, bigint or digits), else a reason. */
+export function toDay(v: unknown): number | string {
+  let n: number;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'bigint') n = Number(v);
+  else if (typeof v === 'string' && /^\s*\d{8}\s*$/.test(v)) n = Number(v);
+  else return 'must be an integer YYYYMMDD';
+  if (!Number.isInteger(n)) return 'must be an integer YYYYMMDD';
+  const y = Math.floor(n / 10000);
+  const m = Math.floor(n / 100) % 100;
+  const d = n % 100;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  if (y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > (m === 2 && !leap ? 28 : MONTH_DAYS[m - 1])) {
+    return 'is not a real date in the form YYYYMMDD';
+  }
+  return n;
+}
+
+/** A finite number when `v` is numeric (number, bigint or a decimal string as drivers return NUMERIC). */
+export function toMeasure(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string' && NUMERIC.test(v)) {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** Checks one row against the rules; throws ValidationError saying what is wrong and how to fix it. */
+export function checkRow(
+  row: SourceRow,
+  map: ColumnMap,
+  shape: RowShape,
+  rowNumber: number,
+  query = 'load query',
+): CheckedRow {
+  const rawDay = row[map.date];
+  const day = toDay(rawDay);
+  if (typeof day === 'string') {
+    const hint =
+      rawDay instanceof Date || typeof rawDay === 'string'
+        ? `; convert it in the SELECT, e.g. to_char(${shape.dateColumn}, 'YYYYMMDD')::int`
+        : '';
+    throw bad(rowNumber, query, `the date column ${shape.dateColumn} ${day}, got ${shown(rawDay)}${hint}`);
+  }
+  const measure = (key: string, name: string, what: string) => {
+    const v = row[key];
+    if (v === null || v === undefined) {
+      throw bad(
+        rowNumber,
+        query,
+        `the ${what} column ${name} is NULL; return a number (e.g. COALESCE(${name}, 0))`,
+      );
+    }
+    const n = toMeasure(v);
+    if (n === undefined)
+      throw bad(rowNumber, query, `the ${what} column ${name} must be numeric, got ${shown(v)}`);
+    return n;
+  };
+  const value = measure(map.value, shape.valueColumn, 'value');
+  const cnt = map.count ? measure(map.count, shape.countColumn!, 'count') : 0;
+  const categories = map.categories.map((key, i) => {
+    const v = row[key];
+    const name = shape.categories[i];
+    if (typeof v === 'string') return v;
+    if (v === null || v === undefined) {
+      throw bad(
+        rowNumber,
+        query,
+        `the category column ${name} is NULL; return a text value (e.g. COALESCE(${name}, 'unknown'))`,
+      );
+    }
+    throw bad(
+      rowNumber,
+      query,
+      `the category column ${name} must be text, got ${shown(v)}; cast it in the SELECT (e.g. CAST(${name} AS varchar))`,
+    );
+  });
+  return { day, categories, value, cnt };
+}

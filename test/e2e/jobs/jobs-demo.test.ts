@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../../../functions/workers/load';
+import '../../../functions/workers/process';
+import { setLogLevel } from '../../../lib/shared/logger';
+import { DEMO_VIEW } from '../../../scripts/demo/definition';
+import { seedDemo } from '../../../scripts/demo/seed';
+import { type DemoSource, startDemoSource } from '../../../scripts/demo/source';
+import { backendName } from '../../support/db';
+import { ADMIN, startTestService, type TestService } from '../../support/service';
+
+describe(`the npm start demo on ${backendName}`, () => {
+  let s: TestService;
+  let source: DemoSource;
+  const dir = mkdtempSync(path.join(tmpdir(), 'demo-'));
+
+  beforeAll(async () => {
+    s = await startTestService();
+    setLogLevel('silent');
+    source = await startDemoSource(dir, new Date('2026-03-10T08:00:00Z'));
+  });
+  afterAll(async () => {
+    await s.stop();
+    await source.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('seeds a source with 2.5 years of data, and a data view deployed, enabled and loaded through the API', async () => {
+    expect(source).toMatchObject({ anchor: '2026-03-09' });
+    expect(source.added).toBeGreaterThan(25_000);
+    const lines = await seedDemo({ url: s.url, admin: ADMIN, connString: source.connString });
+    expect(lines.join('\n')).toMatch(
+      /demo \/ store_sales \(id \d+\) loaded: 84 series, 2023-09-09 to 2026-03-09/,
+    );
+    const views = (
+      await s.call('GET', `/api/v1/dataviews?domain=${DEMO_VIEW.domain}`, { auth: s.adminToken })
+    ).body;
+    expect(views).toHaveLength(1);
+    expect(views[0]).toMatchObject({ name: 'store_sales', state: 'enabled' });
+    // The injected gap: Graz / store has no rows on 2026-02-16..20, filled with zeros.
+    const [gap] = await s.container.db.rows<{ n: number }>(
+      sql.raw(`SELECT count(*)::int AS n FROM dv_${views[0].id}.data d JOIN dv_${views[0].id}.cat_map m USING (series_id)
+        WHERE m.c_city = 'Graz' AND m.c_channel = 'store' AND d.filled AND d.day BETWEEN 20260216 AND 20260220`),
+    );
+    expect(gap.n).toBe(5);
+  });
+
+  it('is idempotent: a second start extends the data to yesterday and loads again', async () => {
+    await source.close();
+    source = await startDemoSource(dir, new Date('2026-03-12T08:00:00Z'));
+    // 11 cities × 3 channels, less Ostrava / app which stopped: 32 rows a day.
+    expect(source).toMatchObject({ anchor: '2026-03-09', added: 2 * 32 });
+    const lines = await seedDemo({ url: s.url, admin: ADMIN, connString: source.connString });
+    expect(lines.join('\n')).toMatch(/loaded: 84 series, 2023-09-09 to 2026-03-11/);
+  });
+});

@@ -1,0 +1,4 @@
+import { localHarness } from '../../support/queue';
+import { jobsContract } from './jobs-contract';
+
+jobsContract(localHarness);

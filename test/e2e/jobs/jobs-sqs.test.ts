@@ -1,0 +1,4 @@
+import { sqsHarness } from '../../support/queue';
+import { jobsContract } from './jobs-contract';
+
+jobsContract(sqsHarness);

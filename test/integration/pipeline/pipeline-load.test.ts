@@ -1,0 +1,168 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaNameFor } from '../../../lib/dataset/ddl';
+import type { JobRow } from '../../../lib/jobs/repository';
+import { runLoad } from '../../../lib/pipeline/load';
+import type { OpenSource } from '../../../lib/pipeline/source';
+import { logger, setLogLevel } from '../../../lib/shared/logger';
+import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
+import { createDeployedView, type ViewOptions } from '../../support/pipeline-fixture';
+import { createTestSource, type TestSource } from '../../support/pipeline-source';
+
+const VIEW: ViewOptions = {
+  loadQuery: 'SELECT day, shop, amount FROM sales ORDER BY day, shop',
+  categories: [{ name: 'shop' }],
+};
+
+describe(`loading a data view on ${backendName}`, () => {
+  let t: TestDatabase;
+  let source: TestSource;
+  const load = (viewId: number, o: { kind?: JobRow['kind']; open?: OpenSource; signal?: AbortSignal } = {}) =>
+    runLoad(
+      { db: t.db, log: logger, openSource: o.open ?? source.open, batchSize: 2 },
+      { id: 1, dataViewId: viewId, kind: o.kind ?? 'Load' } as JobRow,
+      o.signal ?? new AbortController().signal,
+    );
+  /** The total series as day → value, and the rows of int. */
+  const snapshot = async (viewId: number) => {
+    const s = schemaNameFor(viewId);
+    const total = await t.db.rows<{ day: number; value: number }>(
+      sql.raw(
+        `SELECT d.day, d.value FROM ${s}.data d JOIN ${s}.cat_map m USING (series_id) WHERE m.level = 0 ORDER BY d.day`,
+      ),
+    );
+    const [n] = await t.db.rows<{ n: number }>(sql.raw(`SELECT count(*)::int AS n FROM ${s}."int"`));
+    return {
+      total: Object.fromEntries(total.map((r) => [Number(r.day), Number(r.value)])),
+      intRows: Number(n.n),
+    };
+  };
+  const reset = (rows: string) => source.exec(`TRUNCATE sales; INSERT INTO sales VALUES ${rows}`);
+
+  beforeAll(async () => {
+    setLogLevel('silent');
+    t = await createTestDatabase();
+    source = await createTestSource();
+    await source.exec('CREATE TABLE sales (day integer, shop text, amount double precision)');
+  });
+  afterAll(async () => {
+    await source.stop();
+    await t.drop();
+  });
+
+  it('replaces everything in full mode', async () => {
+    const id = await createDeployedView(t.db, { ...VIEW, name: 'full' });
+    await reset(`(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'b', 3)`);
+    await load(id);
+    await reset(`(20240102, 'a', 20), (20240103, 'a', 30)`);
+    const { result } = await load(id);
+    expect(result).toMatchObject({ mode: 'full', rows: 2 });
+    expect(await snapshot(id)).toEqual({ total: { 20240102: 20, 20240103: 30 }, intRows: 2 });
+  });
+
+  it('replaces the days from the minimum day of the batch in incremental mode', async () => {
+    const id = await createDeployedView(t.db, { ...VIEW, name: 'incremental', loadMode: 'incremental' });
+    await reset(`(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'a', 3), (20240104, 'a', 4)`);
+    await load(id);
+    // The new batch starts on the 3rd: the 1st and 2nd stay as loaded, the 4th disappears with the 3rd's replacement.
+    await reset(`(20240101, 'a', 100), (20240103, 'a', 30), (20240105, 'a', 50)`);
+    await source.exec('DELETE FROM sales WHERE day < 20240103');
+    const { result } = await load(id);
+    expect(result).toMatchObject({ mode: 'incremental', rows: 2, fromDate: '2024-01-03' });
+    expect((await snapshot(id)).total).toEqual({
+      20240101: 1,
+      20240102: 2,
+      20240103: 30,
+      20240104: 0,
+      20240105: 50,
+    });
+  });
+
+  it('replaces exactly the days a custom load returns', async () => {
+    const id = await createDeployedView(t.db, {
+      ...VIEW,
+      name: 'custom',
+      customLoadQuery: 'SELECT day, shop, amount * 10 AS amount FROM sales WHERE day = 20240102',
+    });
+    await reset(`(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'a', 3)`);
+    await load(id);
+    const { result } = await load(id, { kind: 'CustomLoad' });
+    expect(result).toMatchObject({ mode: 'days', rows: 1, replacedDays: 1 });
+    expect((await snapshot(id)).total).toEqual({ 20240101: 1, 20240102: 20, 20240103: 3 });
+  });
+
+  describe('a load that fails leaves the previous data untouched', () => {
+    let id: number;
+    let before: Awaited<ReturnType<typeof snapshot>>;
+    beforeAll(async () => {
+      id = await createDeployedView(t.db, { ...VIEW, name: 'atomic' });
+      await reset(`(20240101, 'a', 1), (20240102, 'b', 2)`);
+      await load(id);
+      before = await snapshot(id);
+    });
+
+    it('when the source fails in the middle of the stream', async () => {
+      await reset(
+        `(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'a', 3), (20240104, 'a', 0), (20240105, 'a', 5)`,
+      );
+      const failing: OpenSource = async (name) => {
+        const real = await source.open(name);
+        return {
+          ...real,
+          stream: (_sql, opts) =>
+            real.stream('SELECT day, shop, 1 / amount AS amount FROM sales ORDER BY day', opts),
+        };
+      };
+      await expect(load(id, { open: failing })).rejects.toThrow(/division by zero/);
+      expect(await snapshot(id)).toEqual(before);
+    });
+
+    it('when a row breaks the source query rules, naming the row and the problem', async () => {
+      await source.exec(
+        `CREATE OR REPLACE VIEW bad_dates AS SELECT to_char(to_date(day::text, 'YYYYMMDD'), 'YYYY-MM-DD') AS day, shop, amount FROM sales`,
+      );
+      await reset(`(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'a', 3)`);
+      const open: OpenSource = async (name) => {
+        const real = await source.open(name);
+        return { ...real, stream: (_sql, opts) => real.stream('SELECT * FROM bad_dates ORDER BY day', opts) };
+      };
+      await expect(load(id, { open })).rejects.toThrow(
+        "row 1 of the load query: the date column day must be an integer YYYYMMDD, got '2024-01-01' (text); convert it in the SELECT, e.g. to_char(day, 'YYYYMMDD')::int",
+      );
+      expect(await snapshot(id)).toEqual(before);
+    });
+
+    it('when the series build fails inside the transaction', async () => {
+      const s = schemaNameFor(id);
+      await reset(`(20240107, 'z', 70)`);
+      await t.db.rows(sql.raw(`ALTER TABLE ${s}.all_series RENAME TO all_series_away`));
+      try {
+        await expect(load(id)).rejects.toThrow(/all_series/);
+      } finally {
+        await t.db.rows(sql.raw(`ALTER TABLE ${s}.all_series_away RENAME TO all_series`));
+      }
+      expect(await snapshot(id)).toEqual(before);
+      expect(await t.db.rows(sql.raw(`SELECT 1 FROM ${s}.dict WHERE value = 'z'`))).toEqual([]);
+    });
+
+    it('when the job runs out of time', async () => {
+      await reset(`(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'a', 3)`);
+      const ac = new AbortController();
+      ac.abort(new Error('the job timed out after 1 s'));
+      await expect(load(id, { signal: ac.signal })).rejects.toThrow('the job timed out after 1 s');
+      expect(await snapshot(id)).toEqual(before);
+    });
+  });
+
+  it('names the columns the query lacks', async () => {
+    const id = await createDeployedView(t.db, {
+      ...VIEW,
+      name: 'missing',
+      loadQuery: 'SELECT day, amount FROM sales',
+    });
+    await reset(`(20240101, 'a', 1)`);
+    await expect(load(id)).rejects.toThrow(
+      'The load query returns no column shop (category); it returns day, amount.',
+    );
+  });
+});
