@@ -3,7 +3,10 @@ import type { Container } from '../app/container';
 import { enqueueProcessAfterLoad } from '../jobs/enqueue';
 import type { JobRow } from '../jobs/repository';
 import { errorText } from '../jobs/runner';
+import { eq } from 'drizzle-orm';
+import { dataViews } from '../db/tables/index';
 import { logger } from '../shared/logger';
+import { regenerateSummariesForView } from '../summaries/service';
 import { runLoad } from './load';
 import { runDetection } from './process';
 import { connectorSources, type OpenSource } from './source';
@@ -51,5 +54,27 @@ export async function processJob(
   job: JobRow,
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
-  return runDetection(c, job.dataViewId, job.id, signal);
+  const detail = await runDetection(c, job.dataViewId, job.id, signal);
+  detail.summaries = await regenerateSummaries(c, job.dataViewId, job.id);
+  return detail;
+}
+
+/** After a successful detection cycle: the summaries of summarised filters over the view; a failure never fails the job. */
+async function regenerateSummaries(c: Container, dataViewId: number, jobId: number): Promise<unknown> {
+  const log = logger.child({ jobId });
+  try {
+    const [view] = await c.db.orm
+      .select({ id: dataViews.id, domain: dataViews.domain, name: dataViews.name })
+      .from(dataViews)
+      .where(eq(dataViews.id, dataViewId));
+    if (!view) return [];
+    const results = await regenerateSummariesForView(
+      { db: c.db, secrets: c.secrets, clock: c.clock, timeZone: c.config.timeZone, log },
+      view,
+    );
+    return results;
+  } catch (e) {
+    log.error('summaries not regenerated after detection', { error: e });
+    return { error: errorText(e) };
+  }
 }
