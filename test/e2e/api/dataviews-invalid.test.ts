@@ -149,22 +149,21 @@ describe(`invalid data view definitions over HTTP on ${backendName}`, () => {
     expect(new Set(cases.map((c) => c.what)).size).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(cases.map((c, i) => ({ ...c, as: i % 2 === 0 ? 'JSON' : 'YAML' })))(
-    'answers $what ($as) with 400 at $path',
-    async ({ mutate, path, as }) => {
-      const doc = fixtureDoc();
-      mutate(doc);
-      const r = await s.call('POST', '/api/v1/dataviews', {
-        auth: s.adminToken,
-        body: as === 'JSON' ? doc : stringify(doc),
-        headers: { 'content-type': as === 'JSON' ? 'application/json' : 'application/yaml' },
-      });
-      expect(r.status).toBe(400);
-      expect(r.headers.get('content-type')).toContain('application/problem+json');
-      expect(r.body.errors.map((e: { path: string }) => e.path)).toEqual([path]);
-      expect(r.body.detail).toContain(path);
-    },
-  );
+  it.each(
+    cases.map((c, i) => ({ ...c, as: i % 2 === 0 ? 'JSON' : 'YAML' })),
+  )('answers $what ($as) with 400 at $path', async ({ mutate, path, as }) => {
+    const doc = fixtureDoc();
+    mutate(doc);
+    const r = await s.call('POST', '/api/v1/dataviews', {
+      auth: s.adminToken,
+      body: as === 'JSON' ? doc : stringify(doc),
+      headers: { 'content-type': as === 'JSON' ? 'application/json' : 'application/yaml' },
+    });
+    expect(r.status).toBe(400);
+    expect(r.headers.get('content-type')).toContain('application/problem+json');
+    expect(r.body.errors.map((e: { path: string }) => e.path)).toEqual([path]);
+    expect(r.body.detail).toContain(path);
+  });
 
   it('answers the same 400 on PUT, and stores nothing from any refused body', async () => {
     const created = await s.call('POST', '/api/v1/dataviews', { auth: s.adminToken, body: fixtureDoc() });

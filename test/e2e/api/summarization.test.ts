@@ -122,23 +122,20 @@ describe(`filter summaries on ${backendName}`, () => {
     ['slow', 502, /did not answer within/],
     ['error500', 502, /HTTP 500/],
     ['no-content', 502, /no text at the response path/],
-  ] as const)(
-    'keeps the previous summary when the endpoint is %s, with a readable error',
-    async (mode, status, message) => {
-      fake.mode = mode;
-      const r = await s.call('POST', `/api/v1/anomaly-filters/${filterId}/summarization/refresh`, {
-        auth: s.adminToken,
-      });
-      expect(r.status).toBe(status);
-      expect(r.body.detail).toMatch(message);
-      const stored = await s.call('GET', `/api/v1/anomaly-filters/${filterId}/summarization`, {
-        auth: s.adminToken,
-      });
-      expect(stored.body.text).toBe('Kurz gesagt: CZ fiel.');
-      expect(stored.body.lastError).toMatch(message);
-      fake.mode = 'ok';
-    },
-  );
+  ] as const)('keeps the previous summary when the endpoint is %s, with a readable error', async (mode, status, message) => {
+    fake.mode = mode;
+    const r = await s.call('POST', `/api/v1/anomaly-filters/${filterId}/summarization/refresh`, {
+      auth: s.adminToken,
+    });
+    expect(r.status).toBe(status);
+    expect(r.body.detail).toMatch(message);
+    const stored = await s.call('GET', `/api/v1/anomaly-filters/${filterId}/summarization`, {
+      auth: s.adminToken,
+    });
+    expect(stored.body.text).toBe('Kurz gesagt: CZ fiel.');
+    expect(stored.body.lastError).toMatch(message);
+    fake.mode = 'ok';
+  });
 
   it('regenerates the summaries of summarised filters over a view after its detection cycle', async () => {
     fake.reply = 'Regenerated after the load.';
