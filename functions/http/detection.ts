@@ -3,7 +3,8 @@ import { getContainer } from '../../lib/app/container';
 import { recalculateBaselines } from '../../lib/detection-run/baselines';
 import { type DetectorPreviewBody, previewDetector } from '../../lib/detection-run/preview';
 import { httpHandler } from '../../lib/http/handler';
-import { intParam } from '../../lib/http/params';
+import { intParam, optionalDate } from '../../lib/http/params';
+import { seriesChart } from '../../lib/detection-run/series-chart';
 import type { Route } from '../../lib/http/router';
 
 const tag = 'Data views';
@@ -35,11 +36,25 @@ export const routes: Route[] = [
     handle: async ({ caller, params, body }) =>
       previewDetector(await getContainer(), caller, id(params), body as DetectorPreviewBody),
   },
+  {
+    method: 'GET',
+    path: '/api/v1/dataviews/{id}/series/{seriesId}',
+    access: 'read',
+    tag,
+    summary:
+      "Daily values of one series with the expected values of the view's detector of `type`, between dateFrom and dateTo (the anomaly chart)",
+    handle: async ({ caller, params, query }) =>
+      seriesChart(await getContainer(), caller, id(params), intParam(params.seriesId, 'seriesId'), {
+        dateFrom: optionalDate(query.dateFrom, 'dateFrom'),
+        dateTo: optionalDate(query.dateTo, 'dateTo'),
+        type: query.type,
+      }),
+  },
 ];
 
 /** The paths under /api/v1/dataviews that this function serves instead of the data views function. */
 export function servesPath(path: string): boolean {
-  return /^\/api\/v1\/dataviews\/[^/]+\/(baselines|preview-detector)\/?$/.test(path);
+  return /^\/api\/v1\/dataviews\/[^/]+\/(baselines|preview-detector|series\/[^/]+)\/?$/.test(path);
 }
 
 export const handler = httpHandler(routes);

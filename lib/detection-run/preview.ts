@@ -120,7 +120,15 @@ export async function previewDetector(
   body: DetectorPreviewBody,
 ): Promise<DetectorPreview> {
   requireAdmin(caller);
-  const row = await visibleView(c.db, caller, id);
+  return runPreview(c, await visibleView(c.db, caller, id), body);
+}
+
+/** The preview itself, for a view the caller has already been allowed to read. */
+export async function runPreview(
+  c: Pick<Container, 'db'>,
+  row: Awaited<ReturnType<typeof visibleView>>,
+  body: DetectorPreviewBody,
+): Promise<DetectorPreview> {
   if (!row.deployed) throw new ConflictError(`Data view ${row.domain}/${row.name} is not deployed.`);
   const type = detectorTypeOf(body.detector.type);
   if (!type) throw ValidationError.field('detector.type', `unknown detector type '${body.detector.type}'`);

@@ -147,6 +147,39 @@ describe(`detection over HTTP on ${backendName}`, () => {
     expect(r.body.points[0].expected).toBeNull();
   });
 
+  it("serves one series' daily and expected values around an anomaly to readers of the view only", async () => {
+    const preview = await s.call('POST', `/api/v1/dataviews/${spikeView}/preview-detector`, {
+      auth: admin(),
+      body: { categories: { country: 'CZ' }, detector: { type: 'dod' } },
+    });
+    const seriesId = preview.body.seriesId as number;
+    const path = `/api/v1/dataviews/${spikeView}/series/${seriesId}?dateFrom=2024-01-18&dateTo=2024-01-22&type=DOD`;
+    const r = await s.call('GET', path, { auth: admin() });
+    expect(r.status).toBe(200);
+    expect(r.body.type).toBe('DOD');
+    expect(r.body.points.map((p: { date: string }) => p.date)).toEqual([
+      '2024-01-18',
+      '2024-01-19',
+      '2024-01-20',
+      '2024-01-21',
+      '2024-01-22',
+    ]);
+    expect(r.body.points[2]).toMatchObject({ value: 200, expected: 100, flag: 1 });
+    // The data user sees it once the view is assigned, and gets 404 before.
+    expect((await s.call('GET', path, { auth: s.userToken })).status).toBe(404);
+    const users = await s.call('GET', '/api/v1/users', { auth: admin() });
+    const user = users.body.find((u: { email: string }) => u.email === 'user@example.com');
+    await s.call('PUT', `/api/v1/users/${user.id}`, { auth: admin(), body: { dataViewIds: [spikeView] } });
+    const token = (
+      await s.call('POST', '/api/v1/auth/token', {
+        body: { email: 'user@example.com', password: 'user-password-1' },
+      })
+    ).body.accessToken;
+    expect((await s.call('GET', path, { auth: token })).status).toBe(200);
+    expect((await s.call('GET', `${path}&dateFrom=2024-13-01`, { auth: admin() })).status).toBe(400);
+    await s.call('PUT', `/api/v1/users/${user.id}`, { auth: admin(), body: { dataViewIds: [] } });
+  });
+
   it('reports why a detector skips a series: too many missing days, or an average outside minValue/maxValue', async () => {
     const preview = (body: object) =>
       s.call('POST', `/api/v1/dataviews/${spikeView}/preview-detector`, { auth: admin(), body });

@@ -1,0 +1,53 @@
+/**
+ * The daily values of one series around an anomaly, with the expected values of the view's detector of
+ * that type: what Home draws for each anomaly. Any reader of the view may ask (unlike the editor's preview).
+ */
+import type { Container } from '../app/container';
+import { detectorTypeOf } from '../dataviews/definition/detector-params';
+import type { DataViewDefinition } from '../dataviews/definition/types';
+import { visibleView } from '../dataviews/service';
+import { type Caller, requireRead } from '../identity/caller';
+import { ValidationError } from '../shared/errors';
+import { runPreview } from './preview';
+
+export interface SeriesChart {
+  dataViewId: number;
+  seriesId: number;
+  categories: Record<string, string | null>;
+  type: string | null;
+  points: Array<{ date: string; value: number; expected: number | null; flag: number; filled: boolean }>;
+}
+
+export async function seriesChart(
+  c: Pick<Container, 'db'>,
+  caller: Caller,
+  dataViewId: number,
+  seriesId: number,
+  opts: { dateFrom?: string; dateTo?: string; type?: string },
+): Promise<SeriesChart> {
+  requireRead(caller);
+  const row = await visibleView(c.db, caller, dataViewId);
+  const def = row.definition as unknown as DataViewDefinition;
+  const detectors = def.analysis?.detectors ?? [];
+  let detector: { type: string; params: Record<string, unknown> } | undefined = detectors[0] as never;
+  if (opts.type) {
+    const wanted = detectorTypeOf(opts.type);
+    if (!wanted) throw ValidationError.field('type', `unknown anomaly type '${opts.type}'`);
+    const own = detectors.find((d) => detectorTypeOf(d.type) === wanted);
+    detector = own ? (own as never) : { type: wanted, params: {} };
+  }
+  const preview = await runPreview(c, row, {
+    seriesId,
+    detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} },
+  });
+  const points = preview.points.filter(
+    (p) => (!opts.dateFrom || p.date >= opts.dateFrom) && (!opts.dateTo || p.date <= opts.dateTo),
+  );
+  return {
+    dataViewId,
+    seriesId: preview.seriesId,
+    categories: preview.categories,
+    type: detector ? preview.detector.code : null,
+    points,
+  };
+}
