@@ -202,11 +202,15 @@ async function withServerDatabase<T>(url: string, name: string, fn: (url: string
   }
 }
 
-function markdown(results: Result[], started: Date): string {
+function markdown(
+  results: Result[],
+  started: Date,
+  load: { start: number; end: number; server: string },
+): string {
   const row = (r: Result) =>
-    `| ${r.view} | ${r.target} | ${r.rows.toLocaleString('en')} | ${r.series.toLocaleString('en')} | ${r.dataRows.toLocaleString('en')} (${r.filledRows.toLocaleString('en')} filled) | ${seconds(r.streamMs)} | ${seconds(r.buildMs)} | **${seconds(r.streamMs + r.buildMs)}** | ${seconds(r.bareCodedMs)} / ${seconds(r.bareTextMs)} | ${(r.buildMs / r.bareTextMs).toFixed(2)} / ${(r.buildMs / r.bareCodedMs).toFixed(2)} |`;
+    `| ${r.view} | ${r.target} | ${r.rows.toLocaleString('en')} | ${r.series.toLocaleString('en')} | ${(r.dataRows + r.filledRows).toLocaleString('en')} (${r.filledRows.toLocaleString('en')} filled) | ${seconds(r.streamMs)} | ${seconds(r.buildMs)} | **${seconds(r.streamMs + r.buildMs)}** | ${seconds(r.bareCodedMs)} / ${seconds(r.bareTextMs)} | ${(r.buildMs / r.bareTextMs).toFixed(2)} / ${(r.buildMs / r.bareCodedMs).toFixed(2)} |`;
   return [
-    `Measured ${started.toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; source: a PostgreSQL database on the same machine, read through the pgsql connector in batches of 20,000 rows.`,
+    `Measured by \`npm run bench -- load\` (\`scripts/bench-load.ts\`) on ${started.toISOString().slice(0, 10)}: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${load.server} on the same machine with default settings, shared with other work (load average ${load.start.toFixed(1)} at the start, ${load.end.toFixed(1)} at the end). The source is a PostgreSQL database on that server, read through the pgsql connector in batches of 20,000 rows; PGlite runs in the benchmark's process on a data folder on disk. Times are one run each.`,
     '',
     ...VIEWS.filter((v) => results.some((r) => r.view === v.key)).map((v) => `- **${v.key}**: ${v.title}`),
     '',
@@ -249,6 +253,10 @@ export async function benchLoad(args: string[]): Promise<void> {
     );
   const targets = (opt('targets') ?? 'postgres,pglite').split(',');
   const started = new Date();
+  const loadStart = os.loadavg()[0];
+  const version = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const [{ v }] = await version`SELECT split_part(version(), ' on ', 1) AS v`;
+  await version.end();
   const results: Result[] = [];
   await withServerDatabase(serverUrl, 'bench_load_source', async (sourceUrl) => {
     const src = postgres(sourceUrl, { max: 1, onnotice: () => {} });
@@ -286,7 +294,7 @@ export async function benchLoad(args: string[]): Promise<void> {
       }
     }
   });
-  const text = markdown(results, started);
+  const text = markdown(results, started, { start: loadStart, end: os.loadavg()[0], server: String(v) });
   console.log(`\n${text}\n`);
   if (!args.includes('--no-write')) writeSection(text);
 }

@@ -4,7 +4,7 @@ import type { JobKind, JobStatus } from '../db/tables/jobs';
 export type { JobKind, JobStatus };
 
 /** What started a job: an API call, the cron schedule, or a finished load (its process job). */
-export type JobTrigger = 'api' | 'cron' | 'load' | 'recovery';
+export type JobTrigger = 'api' | 'cron' | 'load';
 
 export interface JobView {
   id: number;
