@@ -56,4 +56,42 @@ describe(`the npm start demo on ${backendName}`, () => {
     const lines = await seedDemo({ url: s.url, admin: ADMIN, connString: source.connString });
     expect(lines.join('\n')).toMatch(/loaded: 84 series, 2023-09-09 to 2026-03-11/);
   });
+
+  it('shows anomalies of every detector type once its process job has run', async () => {
+    const [view] = (
+      await s.call('GET', `/api/v1/dataviews?domain=${DEMO_VIEW.domain}`, { auth: s.adminToken })
+    ).body;
+    const until = Date.now() + 240_000;
+    for (;;) {
+      const jobs = (await s.call('GET', `/api/v1/jobs?dataViewId=${view.id}`, { auth: s.adminToken }))
+        .body as Array<{
+        kind: string;
+        status: string;
+      }>;
+      const active = jobs.filter((j) => j.status === 'pending' || j.status === 'running');
+      if (jobs.some((j) => j.kind === 'Process' && j.status === 'finished') && active.length === 0) break;
+      if (Date.now() > until) throw new Error(`detection did not finish: ${JSON.stringify(jobs)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const types = await s.container.db.rows<{ type: string }>(
+      sql.raw(`SELECT DISTINCT type FROM dv_${view.id}.all_anomalies ORDER BY type`),
+    );
+    expect(types.map((t) => t.type).sort()).toEqual(
+      [
+        'Cardinality',
+        'ChangePoint',
+        'CW',
+        'DOD',
+        'DT',
+        'Gap',
+        'MOM',
+        'MPY',
+        'Mix',
+        'Peer',
+        'QOQ',
+        'Spike',
+        'WOW',
+      ].sort(),
+    );
+  }, 300_000);
 });
