@@ -39,12 +39,14 @@ if (databaseUrl) {
   });
 
   describe('the pgsql connector with a wrong password on PostgreSQL', () => {
-    it('fails with the server message and without the password', async () => {
+    it('fails with the server message and without the password', async (ctx) => {
       const url = new URL(databaseUrl);
       url.password = 'Wrong-Pa55word-xyz';
       const err = await openSource('pgsql', { conn_string: url.toString() }, { timeoutMs: 5_000 })
         .test()
         .catch((e) => e);
+      // A cluster with trust authentication (as CI's) accepts any password: nothing to check there.
+      if (err === undefined) ctx.skip('the server at DATABASE_URL trusts every password (pg_hba trust)');
       expect(err.message).toMatch(/password authentication failed/);
       expect(err.message).not.toContain('Wrong-Pa55word-xyz');
     });
