@@ -1,7 +1,7 @@
 /** The process worker: SQS events of the process queue (detection jobs), partial batch failures reported. */
 import { jobWorker } from '../../lib/jobs/worker';
-import { processJob } from '../../lib/pipeline/jobs';
+import { processJob, processShards } from '../../lib/pipeline/jobs';
 import { registerWorker } from '../../lib/queue/local';
 
-export const handler = jobWorker('process', processJob);
+export const handler = jobWorker('process', processJob, processShards);
 registerWorker('process', handler);

@@ -28,7 +28,8 @@ export interface Config {
   /** Job execution: attempts before a job fails (= the SQS maxReceiveCount), local redelivery delay, worker time bound, load batch size. */
   jobs: { maxAttempts: number; retryDelaySeconds: number; timeoutSeconds: number; loadBatchSize: number };
   /** Detection: series per shard (memory per shard ≈ series × days × 9 bytes). */
-  detection: { shardSize: number };
+  /** fanOut: a view of several shards runs as one shard message per shard on the process queue. */
+  detection: { shardSize: number; fanOut: boolean };
   license: { plan: string; maxDataViews: number };
   connectorTimeoutMs: number;
   connectorTestIntervalHours: number;
@@ -131,7 +132,10 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 900, 10, 43_200),
       loadBatchSize: int(env, 'LOAD_BATCH_SIZE', 10_000, 100, 1_000_000),
     },
-    detection: { shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000) },
+    detection: {
+      shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
+      fanOut: oneOf(env, 'DETECTION_FAN_OUT', ['on', 'off'] as const, 'on') === 'on',
+    },
     license: {
       plan: str(env, 'LICENSE_PLAN') ?? 'standard',
       maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),

@@ -220,3 +220,35 @@ export async function staleRunningJobs(db: Database, staleBefore: Date): Promise
     .where(and(eq(jobs.status, 'running'), lt(jobs.startedAt, staleBefore)))
     .orderBy(jobs.id)) as JobRow[];
 }
+
+/** Merges `detail` into a job's detail (the fan-out's plan, written before its shard messages go out). */
+export async function mergeJobDetail(
+  db: Database,
+  id: number,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await db.orm
+    .update(jobs)
+    .set({ detail: sql`${jobs.detail} || ${JSON.stringify(detail)}::jsonb` })
+    .where(eq(jobs.id, id));
+}
+
+/**
+ * Records shard `index` of a running fan-out job as done (the shared counter: `shardsDone` holds the
+ * indexes done, so a redelivered shard counts once) and keeps the job from looking stale. Returns
+ * how many shards are done, or undefined when the job does not run any more or the shard was done.
+ */
+export async function markShardDone(
+  db: Database,
+  id: number,
+  index: number,
+  now: Date,
+): Promise<number | undefined> {
+  const done = sql`coalesce(${jobs.detail}->'shardsDone', '[]'::jsonb)`;
+  const rows = await db.rows<{ done: number }>(sql`
+    UPDATE jobs SET detail = jsonb_set(detail, '{shardsDone}', ${done} || to_jsonb(${index}::int)),
+      started_at = ${now.toISOString()}::timestamptz
+    WHERE id = ${id} AND status = 'running' AND NOT ${done} @> to_jsonb(${index}::int)
+    RETURNING jsonb_array_length(detail->'shardsDone') AS done`);
+  return rows[0] === undefined ? undefined : Number(rows[0].done);
+}

@@ -6,7 +6,8 @@ import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 
 import { type Container, getContainer } from '../app/container';
 import { parseJobMessage, type JobMessage, type QueueName } from '../queue/port';
 import { logger } from '../shared/logger';
-import { deadLetterJob, type JobWork, runJobAttempt } from './runner';
+import { receiveCount } from '../queue/records';
+import { deadLetterJob, type JobWork, runJobAttempt, runShardAttempt, type ShardWork } from './runner';
 
 interface LambdaContextLike {
   getRemainingTimeInMillis?: () => number;
@@ -29,10 +30,11 @@ function timeoutSignal(at: number): { signal: AbortSignal; clear: () => void } {
   return { signal: ac.signal, clear: () => clearTimeout(t) };
 }
 
-/** The SQS handler of a job queue: `work` does the job, the runner records its outcome. */
+/** The SQS handler of a job queue: `work` does the job, `shards` its shard messages; the runner records the outcome. */
 export function jobWorker(
   queue: QueueName,
   work: (c: Container, job: Parameters<JobWork>[0], signal: AbortSignal) => ReturnType<JobWork>,
+  shards?: (c: Container) => ShardWork,
 ) {
   return async (event: SQSEvent, context?: unknown): Promise<SQSBatchResponse> => {
     const c = await getContainer();
@@ -51,18 +53,18 @@ export function jobWorker(
       }
       const { signal, clear } = timeoutSignal(until);
       try {
-        const outcome = await runJobAttempt(
-          {
-            db: c.db,
-            clock: c.clock,
-            log: logger.child({ queue }),
-            maxAttempts: c.config.jobs.maxAttempts,
-            timeoutSeconds: c.config.jobs.timeoutSeconds,
-          },
-          message,
-          (job, s) => work(c, job, s),
-          signal,
-        );
+        const deps = {
+          db: c.db,
+          clock: c.clock,
+          log: logger.child({ queue }),
+          maxAttempts: c.config.jobs.maxAttempts,
+          timeoutSeconds: c.config.jobs.timeoutSeconds,
+        };
+        const { shard } = message;
+        const outcome =
+          shard && shards
+            ? await runShardAttempt(deps, { ...message, shard }, shards(c), receiveCount(record), signal)
+            : await runJobAttempt(deps, message, (job, s) => work(c, job, s), signal);
         if (outcome === 'retry') {
           failures.push({ itemIdentifier: record.messageId });
           failed.push(record);

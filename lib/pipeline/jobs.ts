@@ -2,13 +2,14 @@
 import type { Container } from '../app/container';
 import { enqueueProcessAfterLoad } from '../jobs/enqueue';
 import type { JobRow } from '../jobs/repository';
-import { errorText } from '../jobs/runner';
+import { DETACHED, errorText, type ShardWork } from '../jobs/runner';
 import { eq } from 'drizzle-orm';
 import { dataViews } from '../db/tables/index';
 import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
 import { runLoad } from './load';
-import { runDetection } from './process';
+import { abandonFanOut, runFanOutShard } from './fan-out';
+import { startDetection } from './process';
 import { connectorSources, type OpenSource } from './source';
 
 /** Sources of this process; tests and the benchmark install their own. */
@@ -48,15 +49,28 @@ export async function loadJob(
   return detail;
 }
 
-/** Detection over the loaded data. */
+/** Detection over the loaded data, here or handed to shard messages (then the last shard finishes the job). */
 export async function processJob(
   c: Container,
   job: JobRow,
   signal: AbortSignal,
-): Promise<Record<string, unknown>> {
-  const detail = await runDetection(c, job.dataViewId, job.id, signal);
+): Promise<Record<string, unknown> | typeof DETACHED> {
+  const detail = await startDetection(c, job, signal);
+  if (detail === DETACHED) return detail;
   detail.summaries = await regenerateSummaries(c, job.dataViewId, job.id);
   return detail;
+}
+
+/** The shard messages of a fanned-out process job; the last one also regenerates the summaries. */
+export function processShards(c: Container): ShardWork {
+  return {
+    async run(job, shard, signal) {
+      const detail = await runFanOutShard(c, job, shard, signal);
+      if (detail) detail.summaries = await regenerateSummaries(c, job.dataViewId, job.id);
+      return detail;
+    },
+    abandon: (job, shard) => abandonFanOut(c, job, shard),
+  };
 }
 
 /** After a successful detection cycle: the summaries of summarised filters over the view; a failure never fails the job. */

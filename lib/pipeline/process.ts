@@ -1,15 +1,17 @@
 /**
  * The process job: detection over the loaded series of a data view (lib/detection-run). A problem
  * of the definition (ValidationError) fails the job at once; anything else is retried. The view's
- * previous anomalies stay as they were until a run completes.
+ * previous anomalies stay as they were until a run completes. A view of several shards is spread
+ * over workers (fan-out.ts) unless DETECTION_FAN_OUT is off.
  */
 import type { Container } from '../app/container';
-import { runViewDetection } from '../detection-run/run';
-import { findJob } from '../jobs/repository';
-import { logger } from '../shared/logger';
+import { planRun, runViewDetection } from '../detection-run/run';
+import type { JobRow } from '../jobs/repository';
+import { DETACHED } from '../jobs/runner';
+import { detectionDeps, fansOut, startFanOut } from './fan-out';
 import { deployedView } from './load';
 
-/** Runs detection for the view; the job runner marks the job finished with the returned detail. */
+/** Runs detection for the view in this worker; the job runner marks the job finished with the returned detail. */
 export async function runDetection(
   c: Container,
   dataViewId: number,
@@ -17,16 +19,22 @@ export async function runDetection(
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const view = await deployedView(c.db, dataViewId);
-  const summary = await runViewDetection(
-    {
-      db: c.db,
-      log: logger.child({ jobId, dataViewId }),
-      shardSize: c.config.detection.shardSize,
-      signal,
-      isRunning: async (id) => (await findJob(c.db, id))?.status === 'running',
-    },
-    view,
-    jobId,
-  );
-  return { ...summary };
+  return { ...(await runViewDetection(detectionDeps(c, jobId, dataViewId, signal), view, jobId)) };
+}
+
+/** The job's own message: runs detection here, or hands it to shard messages (DETACHED). */
+export async function startDetection(
+  c: Container,
+  job: JobRow,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown> | typeof DETACHED> {
+  const view = await deployedView(c.db, job.dataViewId);
+  const plan = await planRun(c.db, view, c.config.detection.shardSize);
+  if (fansOut(c, plan)) {
+    await startFanOut(c, job, plan);
+    return DETACHED;
+  }
+  return {
+    ...(await runViewDetection(detectionDeps(c, job.id, job.dataViewId, signal), view, job.id, plan)),
+  };
 }

@@ -11,10 +11,20 @@ export type QueueName = 'load' | 'process';
 /** Worker functions a queue delivers to; `deadLetters` receives what exhausted its attempts. */
 export type WorkerName = QueueName | 'deadLetters';
 
+/** One shard of a fanned-out process job: the run (job id), which shard of how many, and the job attempt that planned it. */
+export interface ShardRef {
+  runId: number;
+  index: number;
+  count: number;
+  attempt: number;
+}
+
 export interface JobMessage {
   jobId: number;
   dataViewId: number;
   kind: JobKind;
+  /** Present on the shard messages of a fanned-out process job; absent on the job's own message. */
+  shard?: ShardRef;
 }
 
 export interface JobQueue {
@@ -38,6 +48,12 @@ export function parseJobMessage(body: string): JobMessage {
   const m = JSON.parse(body) as Partial<JobMessage>;
   if (!Number.isSafeInteger(m.jobId) || !Number.isSafeInteger(m.dataViewId) || typeof m.kind !== 'string') {
     throw new Error(`not a job message: ${body.slice(0, 200)}`);
+  }
+  if (m.shard !== undefined) {
+    const r = m.shard as Partial<ShardRef> | null;
+    const ints = [r?.runId, r?.index, r?.count, r?.attempt].every((x) => Number.isSafeInteger(x));
+    if (!r || !ints || (r.index as number) < 0 || (r.index as number) >= (r.count as number))
+      throw new Error(`not a shard message: ${body.slice(0, 200)}`);
   }
   return m as JobMessage;
 }

@@ -1,0 +1,133 @@
+/**
+ * The process job spread over workers: the job's own message plans the shards, creates the run's
+ * staging table and sends one shard message per shard on the process queue; each shard worker
+ * appends its anomalies and counts itself done in the job row (one transaction, so a redelivered
+ * shard counts once); the worker that completes the count publishes (SIN, SIM, the atomic swap).
+ * The view's previous anomalies stay as they were until that publish.
+ */
+import { sql } from 'drizzle-orm';
+import type { Container } from '../app/container';
+import { dropStage, stageTable } from '../detection-run/anomaly-store';
+import {
+  type DetectionDeps,
+  detectShard,
+  planRun,
+  prepareRun,
+  publishRun,
+  type RunPlan,
+  runSetup,
+  runSummary,
+  writeShard,
+} from '../detection-run/run';
+import { schemaNameFor } from '../dataset/ddl';
+import { findView } from '../dataviews/repository';
+import { findJob, type JobRow, markShardDone, mergeJobDetail, requeueJob } from '../jobs/repository';
+import type { ShardRef } from '../queue/port';
+import { logger } from '../shared/logger';
+import { deployedView } from './load';
+
+/** The detection deps of a job. */
+export function detectionDeps(
+  c: Container,
+  jobId: number,
+  dataViewId: number,
+  signal?: AbortSignal,
+): DetectionDeps {
+  return {
+    db: c.db,
+    log: logger.child({ jobId, dataViewId }),
+    shardSize: c.config.detection.shardSize,
+    signal,
+    isRunning: async (id) => (await findJob(c.db, id))?.status === 'running',
+  };
+}
+
+/** Whether the plan is worth spreading: fan-out on and more than one shard. */
+export function fansOut(c: Container, plan: RunPlan): boolean {
+  return c.config.detection.fanOut && plan.shards.length > 1;
+}
+
+/** The coordinator: stages the run and sends its shard messages; the job stays running. */
+export async function startFanOut(c: Container, job: JobRow, plan: RunPlan): Promise<void> {
+  const deps = detectionDeps(c, job.id, job.dataViewId);
+  const count = plan.shards.length;
+  try {
+    await prepareRun(deps, plan, job.id);
+    await mergeJobDetail(c.db, job.id, {
+      shards: count,
+      fingerprint: plan.layout.fingerprint,
+      shardsDone: [],
+    });
+    for (let index = 0; index < count; index++) {
+      const shard: ShardRef = { runId: job.id, index, count, attempt: job.attempts };
+      await c.queue.send('process', { jobId: job.id, dataViewId: job.dataViewId, kind: 'Process', shard });
+    }
+  } catch (e) {
+    // Shard messages already sent find the job pending (or a later attempt) and are dropped.
+    await dropStage(c.db, plan.schema, job.id).catch(() => {});
+    throw e;
+  }
+  deps.log.info('detection fanned out', { shards: count });
+}
+
+class AlreadyCounted extends Error {}
+
+/** One shard message: detect and append; the detail of the finished run when this shard was the last. */
+export async function runFanOutShard(
+  c: Container,
+  job: JobRow,
+  shard: ShardRef,
+  signal: AbortSignal,
+): Promise<Record<string, unknown> | undefined> {
+  const log = logger.child({ jobId: job.id, shard: shard.index, of: shard.count });
+  const view = await deployedView(c.db, job.dataViewId);
+  const plan = await planRun(c.db, view, c.config.detection.shardSize);
+  const detail = job.detail as { fingerprint?: string; shardsDone?: number[] };
+  if (plan.layout.fingerprint !== detail.fingerprint || plan.shards.length !== shard.count) {
+    // A load committed since the plan: the whole run starts again from the job's own message.
+    log.info('the data of the view changed during detection; the process job runs again');
+    await requeueJob(
+      c.db,
+      job.id,
+      'the data of the view changed during detection (a load committed); detection runs again',
+    );
+    await c.queue.send('process', { jobId: job.id, dataViewId: job.dataViewId, kind: 'Process' });
+    return undefined;
+  }
+  let done = detail.shardsDone?.includes(shard.index) ? detail.shardsDone.length : undefined;
+  if (done === undefined) {
+    signal.throwIfAborted();
+    const result = await detectShard(c.db, plan, await runSetup(c.db, plan), shard.index);
+    signal.throwIfAborted();
+    done = await c.db
+      .tx(async (tx) => {
+        await writeShard(tx, plan, shard.runId, result);
+        const n = await markShardDone(tx, job.id, shard.index, c.clock.now());
+        if (n === undefined) throw new AlreadyCounted();
+        return n;
+      })
+      .catch((e) => {
+        if (e instanceof AlreadyCounted) return undefined;
+        throw e;
+      });
+    if (done === undefined) return undefined;
+  } else if (done < shard.count) {
+    return undefined; // a redelivered shard that another worker already counted
+  }
+  if (done < shard.count) return undefined;
+  // The last shard (or its redelivery after a failed publish): publish once every shard is in.
+  const [{ n }] = await c.db.rows<{ n: number }>(
+    sql.raw(`SELECT count(*)::int AS n FROM ${stageTable(plan.schema, shard.runId)}`),
+  );
+  const published = await publishRun(c.db, plan, shard.runId);
+  await dropStage(c.db, plan.schema, shard.runId).catch((e) =>
+    log.warn('staging table not dropped', { error: e }),
+  );
+  return { ...runSummary(plan, Number(n), published), fannedOut: true };
+}
+
+/** After the job failed by a shard: its staging table goes. */
+export async function abandonFanOut(c: Container, job: JobRow, shard: ShardRef): Promise<void> {
+  const view = await findView(c.db, job.dataViewId);
+  await dropStage(c.db, view?.schemaName ?? schemaNameFor(job.dataViewId), shard.runId);
+}
