@@ -53,11 +53,11 @@ export interface DtParams extends CommonParams {
   window: number;
 }
 export interface PeerParams extends CommonParams {
-  threshold: number;
+  percentualChange: number;
   baselineDays: number;
 }
 export interface MixParams extends CommonParams {
-  shareChange: number;
+  percentualChange: number;
   baselineDays: number;
 }
 export interface CardinalityParams extends CommonParams {
@@ -218,24 +218,23 @@ export const DETECTOR_PARAM_SPECS: { [T in DetectorType]: SpecsOf<DetectorParams
     ...COMMON,
   },
   peer: {
-    threshold: {
+    percentualChange: {
       kind: 'number',
-      default: 3,
+      default: 25,
       above: 0,
       description:
-        "Robust z-score of a series' change against the changes of its peers (same parent values).",
+        "Deviation in % from the expected value: the series' own level moved by its peers' median change (same parent).",
     },
     baselineDays,
     ...COMMON,
   },
   mix: {
-    shareChange: {
+    percentualChange: {
       kind: 'number',
-      default: 5,
+      default: 20,
       above: 0,
-      max: 100,
       description:
-        "Change, in percentage points, of a series' share of its parent against the baseline share.",
+        "Deviation in % from the expected value: today's parent value times the series' usual share of it.",
     },
     baselineDays,
     ...COMMON,

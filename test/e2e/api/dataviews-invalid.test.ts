@@ -112,7 +112,7 @@ const cases: Array<{ what: string; mutate: (d: Doc) => void; path: string }> = [
   },
   {
     what: 'the same detector twice',
-    mutate: (d) => d.analysis.detectors.push({ type: 'PEER', params: { threshold: 3 } }),
+    mutate: (d) => d.analysis.detectors.push({ type: 'PEER', params: { percentualChange: 25 } }),
     path: 'analysis.detectors[8]',
   },
   {

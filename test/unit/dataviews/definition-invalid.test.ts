@@ -266,7 +266,7 @@ const cases: Case[] = [
   },
   {
     what: 'the same detector twice',
-    mutate: (d) => d.analysis.detectors.push({ type: 'PEER', params: { threshold: 3 } }),
+    mutate: (d) => d.analysis.detectors.push({ type: 'PEER', params: { percentualChange: 25 } }),
     path: 'analysis.detectors[8]',
     says: 'duplicates analysis.detectors[7]',
   },

@@ -32,7 +32,7 @@ describe('the retail fixture', () => {
       withDefaults('dod', { percentualChange: 40, useSpecialDates: true, minVolume: 5 }),
     );
     expect(definition.analysis.detectors[7].params).toEqual({
-      threshold: 3,
+      percentualChange: 25,
       baselineDays: 28,
       useSpecialDates: false,
       mode: 'both',

@@ -43,7 +43,7 @@ describe('the detector params table', () => {
     expect(withDefaults('spike')).toMatchObject({ threshold: 3.5, window: 28 });
     expect(withDefaults('changepoint')).toMatchObject({ minSegment: 14, threshold: 5 });
     expect(withDefaults('dt')).toMatchObject({ sensitivity: 3, window: 56 });
-    expect(withDefaults('mix')).toMatchObject({ shareChange: 5, baselineDays: 28 });
+    expect(withDefaults('mix')).toMatchObject({ percentualChange: 20, baselineDays: 28 });
   });
 
   it('lets overrides win over defaults', () => {
