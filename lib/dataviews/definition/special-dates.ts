@@ -1,6 +1,13 @@
 /** Calendar exceptions: checks of the three entry forms and their normalised, typed calendar. */
+import { toEpochDay } from '../../calendar/days';
+import {
+  buildSpecialCalendar,
+  calendarFlags,
+  SUPPRESS_NEGATIVE,
+  SUPPRESS_POSITIVE,
+} from '../../calendar/special-calendar';
 import { type FieldError, ValidationError } from '../../shared/errors';
-import { daysInMonth, isRecord, parseIsoDate, parseMonthDay } from './util';
+import { isRecord, parseIsoDate, parseMonthDay } from './util';
 
 export const IMPACTS = ['both', 'positive', 'negative'] as const;
 /** Which anomaly direction an exception suppresses. */
@@ -181,22 +188,24 @@ export function isSuppressed(
   day: number,
   sign: 'positive' | 'negative',
 ): boolean {
-  const hits = (impact: Impact) => impact === 'both' || impact === sign;
-  for (const d of calendar.dates) {
-    if (d.year === year && d.month === month && d.day === day && hits(d.impact)) return true;
-  }
-  for (const r of calendar.rules) {
-    if (!hits(r.impact)) continue;
-    if (r.kind === 'month_start' && day === 1) return true;
-    if (r.kind === 'month_end' && day === daysInMonth(month, year)) return true;
-    if (r.kind === 'day_of_month' && day === r.day) return true;
-  }
-  const md = month * 100 + day;
-  for (const p of calendar.periods) {
-    if (!hits(p.impact)) continue;
-    const s = p.start.month * 100 + p.start.day;
-    const e = p.end.month * 100 + p.end.day;
-    if (p.crossesYear ? md >= s || md <= e : md >= s && md <= e) return true;
-  }
-  return false;
+  // One evaluator of special dates: lib/calendar, which the detection engine uses.
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const at = toEpochDay(`${year}-${pad(month)}-${pad(day)}`);
+  const built = buildSpecialCalendar(
+    {
+      specialDates: calendar.dates.map((d) => ({ date: d.date, impact: d.impact })),
+      recurringRules: calendar.rules.map((r) => ({
+        rule: r.kind === 'day_of_month' ? `day_of_month:${r.day}` : r.kind,
+        impact: r.impact,
+      })),
+      specialPeriods: calendar.periods.map((p) => ({
+        start: `${pad(p.start.month)}.${pad(p.start.day)}`,
+        end: `${pad(p.end.month)}.${pad(p.end.day)}`,
+        impact: p.impact,
+      })),
+    },
+    at,
+    at,
+  );
+  return (calendarFlags(built, at) & (sign === 'positive' ? SUPPRESS_POSITIVE : SUPPRESS_NEGATIVE)) !== 0;
 }
