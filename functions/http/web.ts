@@ -1,20 +1,17 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config } from '../../lib/config/config';
+import { plainProblem } from '../../lib/http/problem';
 import { readStatic } from '../../lib/http/static-files';
 
 /** The web UI: static files of web/dist, every unknown path answered with index.html (client-side routing). */
 export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
   const path = event.rawPath || '/';
   if (path === '/api' || path.startsWith('/api/')) {
+    const problem = plainProblem(404, `No endpoint GET ${path}.`, event.requestContext?.requestId ?? '');
     return {
       statusCode: 404,
       headers: { 'content-type': 'application/problem+json' },
-      body: JSON.stringify({
-        type: 'about:blank',
-        title: 'Not Found',
-        status: 404,
-        detail: `No endpoint GET ${path}.`,
-      }),
+      body: JSON.stringify(problem),
     };
   }
   const file = await readStatic(config().webRoot, path);
