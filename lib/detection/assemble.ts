@@ -33,6 +33,18 @@ export interface AssembleInput {
  * Appends the reported anomalies to `out`. Runs that end before scanFrom are not reported but
  * still count towards the recurrence of later ones; a run that crosses scanFrom is reported whole.
  */
+/** Date strings of recent epoch days: a shard formats the same few hundred dates many times. */
+const dateCache = new Map<number, string>();
+function dateOf(epochDay: number): string {
+  let text = dateCache.get(epochDay);
+  if (text === undefined) {
+    if (dateCache.size > 100_000) dateCache.clear();
+    text = fromEpochDay(epochDay);
+    dateCache.set(epochDay, text);
+  }
+  return text;
+}
+
 export function assembleAnomalies(a: AssembleInput, out: AnomalyDraft[]): void {
   const { flags, expected, actual, values, total, special, end } = a;
   const mode = a.params.mode;
@@ -49,6 +61,12 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyDraft[]): void {
   };
   let t = a.start;
   while (t < end) {
+    // Most days are not flagged: skip them in a tight loop before the general handling.
+    if (flags[t] === 0) {
+      t++;
+      while (t < end && flags[t] === 0) t++;
+      continue;
+    }
     const sign = split ? signAt(t) : flags[t];
     if (sign === 0) {
       t++;
@@ -93,8 +111,8 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyDraft[]): void {
             type: a.code,
             startDay,
             endDay,
-            startDate: fromEpochDay(startDay),
-            endDate: fromEpochDay(endDay),
+            startDate: dateOf(startDay),
+            endDate: dateOf(endDay),
             duration,
             actualValue: act,
             predictedValue: pred,

@@ -1,11 +1,14 @@
 /** Small numeric helpers shared by the detector loops; all allocation-free. */
 
-/** +1 / -1 when actual differs from expected by at least `fraction` of |expected|, else 0. */
+/**
+ * +1 / -1 when actual differs from expected by at least `fraction` of |expected|, else 0 (also
+ * when either is NaN). Compares against a band instead of dividing: it runs for every day.
+ */
 export function classifyPct(actual: number, expected: number, fraction: number): number {
   const diff = actual - expected;
   if (expected === 0) return diff > 0 ? 1 : diff < 0 ? -1 : 0;
-  const rel = diff / Math.abs(expected);
-  return rel >= fraction ? 1 : rel <= -fraction ? -1 : 0;
+  const band = fraction * Math.abs(expected);
+  return diff >= band ? 1 : diff <= -band ? -1 : 0;
 }
 
 /** Weekday (Monday = 0) of index 0 of a series starting at epoch day dayIndex0. */

@@ -3,13 +3,12 @@
  * Monday is not "up" merely for following a Sunday); WOW uses the same weekday a week before.
  */
 import type { DetectorImpl, RunInput } from '../detector';
-import { classifyPct, cleanValue, RunTracker, relevel, relevelWeekday, weekdayOf } from '../kernels';
+import { classifyPct, relevel, relevelWeekday, weekdayOf } from '../kernels';
 import type { PercentChangeParams } from '../params';
 import type { Workspace } from '../workspace';
 
 const PROFILE_WEEKS = 8;
 const PROFILE_DAYS = PROFILE_WEEKS * 7;
-const tracker = new RunTracker();
 
 function rebuildWeekSums(
   c: Float64Array,
@@ -37,47 +36,64 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const e = ws.expected;
   const f = ws.flags;
   const c = ws.clean;
-  e.fill(Number.NaN, 0, end);
-  f.fill(0, 0, end);
+  // Every analysed day is written below; only the days before the first one need clearing.
+  e.fill(Number.NaN, 0, start);
+  f.fill(0, 0, start);
   const sum = ws.weekSum;
   const cnt = ws.weekCount;
   sum.fill(0);
   cnt.fill(0);
   const frac = p.percentualChange / 100;
   const adapt = p.adaptAfterDays;
-  const wd0 = weekdayOf(input.dayIndex0 + start);
-  let wd = wd0;
-  tracker.reset();
+  let wd = weekdayOf(input.dayIndex0 + start);
+  // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
+  let runSign = 0;
+  let runLength = 0;
+  let runStart = 0;
   for (let t = start; t < end; t++) {
     const prevWd = wd === 0 ? 6 : wd - 1;
-    let exp = Number.NaN;
-    if (t > start && cnt[wd] >= 2 && cnt[prevWd] >= 2) {
-      const meanNow = sum[wd] / cnt[wd];
-      const meanPrev = sum[prevWd] / cnt[prevWd];
-      exp = meanPrev > 0 ? (c[t - 1] * meanNow) / meanPrev : meanNow;
-    }
     const xt = x[t];
+    let exp = Number.NaN;
     let flag = 0;
-    if (!Number.isNaN(exp)) flag = classifyPct(xt, exp, frac);
+    if (t > start && cnt[wd] >= 2 && cnt[prevWd] >= 2) {
+      // Yesterday times the ratio of the two weekdays' means, with one division instead of three.
+      const sumPrev = sum[prevWd];
+      exp = sumPrev > 0 ? (c[t - 1] * sum[wd] * cnt[prevWd]) / (cnt[wd] * sumPrev) : sum[wd] / cnt[wd];
+      flag = classifyPct(xt, exp, frac);
+    }
     e[t] = exp;
     f[t] = flag;
     const isSpecial = special !== null && special[t] !== 0;
-    c[t] = cleanValue(xt, exp, flag, isSpecial);
-    const accept = tracker.step(flag, t, adapt, isSpecial);
-    // Two flags of the same sign a week apart: the weekday's profile, not the day, is off.
-    const chained =
-      !accept &&
-      flag !== 0 &&
-      !isSpecial &&
-      t - 7 >= start &&
-      f[t - 7] === flag &&
-      (special === null || special[t - 7] === 0);
-    if (accept || chained) {
-      if (accept) relevel(c, x, e, tracker.start, t, PROFILE_DAYS, start, special);
-      else relevelWeekday(c, x, e, t, PROFILE_WEEKS, start);
+    let rebuilt = false;
+    if (isSpecial) {
+      // Explained days neither extend nor break a run and stay out of the profile.
+      c[t] = exp;
+    } else if (flag === 0) {
+      c[t] = xt;
+      runSign = 0;
+      runLength = 0;
+    } else {
+      c[t] = exp;
+      if (flag !== runSign) {
+        runSign = flag;
+        runLength = 0;
+        runStart = t;
+      }
+      runLength++;
+      if (adapt > 0 && runLength >= adapt) {
+        relevel(c, x, e, runStart, t, PROFILE_DAYS, start, special);
+        runSign = 0;
+        runLength = 0;
+        rebuilt = true;
+      } else if (t - 7 >= start && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {
+        // Two flags of the same sign a week apart: the weekday's profile, not the day, is off.
+        relevelWeekday(c, x, e, t, PROFILE_WEEKS, start);
+        rebuilt = true;
+      }
+    }
+    if (rebuilt) {
       const from = Math.max(start, t - PROFILE_DAYS + 1);
       rebuildWeekSums(c, sum, cnt, from, t, weekdayOf(input.dayIndex0 + from));
-      if (accept) tracker.reset();
     } else {
       const ct = c[t];
       if (!Number.isNaN(ct)) {
@@ -103,32 +119,54 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const e = ws.expected;
   const f = ws.flags;
   const c = ws.clean;
-  e.fill(Number.NaN, 0, end);
-  f.fill(0, 0, end);
+  // Every analysed day is written below; only the days before the first one need clearing.
+  e.fill(Number.NaN, 0, start);
+  f.fill(0, 0, start);
   const frac = p.percentualChange / 100;
   const adapt = p.adaptAfterDays;
-  tracker.reset();
-  for (let t = start; t < end; t++) {
+  // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
+  let runSign = 0;
+  let runLength = 0;
+  let runStart = 0;
+  const head = Math.min(end, start + 7);
+  for (let t = start; t < head; t++) {
+    e[t] = Number.NaN;
+    f[t] = 0;
+    c[t] = special !== null && special[t] !== 0 ? Number.NaN : x[t];
+  }
+  for (let t = head; t < end; t++) {
     const xt = x[t];
-    const isSpecial = special !== null && special[t] !== 0;
     // The same weekday a week before; further back when that day's value is unknown.
-    let exp = Number.NaN;
-    for (let u = t - 7, k = 0; k < 4 && u >= start && Number.isNaN(exp); u -= 7, k++) exp = c[u];
-    const flag = !Number.isNaN(exp) ? classifyPct(xt, exp, frac) : 0;
+    let exp = c[t - 7];
+    for (let u = t - 14, k = 1; k < 4 && u >= start && Number.isNaN(exp); u -= 7, k++) exp = c[u];
+    const flag = classifyPct(xt, exp, frac);
     e[t] = exp;
     f[t] = flag;
-    c[t] = cleanValue(xt, exp, flag, isSpecial);
-    // Two flags of the same sign a week apart mean the reference, not the day, is off.
-    const chained =
-      flag !== 0 &&
-      !isSpecial &&
-      t - 7 >= start &&
-      f[t - 7] === flag &&
-      (special === null || special[t - 7] === 0);
-    if (tracker.step(flag, t, adapt, isSpecial)) {
-      relevel(c, x, e, tracker.start, t, 7, start, special);
-      tracker.reset();
-    } else if (chained) {
+    const isSpecial = special !== null && special[t] !== 0;
+    if (isSpecial) {
+      // Explained days neither extend nor break a run and stay out of the baseline.
+      c[t] = exp;
+      continue;
+    }
+    if (flag === 0) {
+      c[t] = xt;
+      runSign = 0;
+      runLength = 0;
+      continue;
+    }
+    c[t] = exp;
+    if (flag !== runSign) {
+      runSign = flag;
+      runLength = 0;
+      runStart = t;
+    }
+    runLength++;
+    if (adapt > 0 && runLength >= adapt) {
+      relevel(c, x, e, runStart, t, 7, start, special);
+      runSign = 0;
+      runLength = 0;
+    } else if (t - 7 >= start && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {
+      // Two flags of the same sign a week apart mean the reference, not the day, is off.
       c[t] = xt;
       c[t - 7] = x[t - 7];
     }

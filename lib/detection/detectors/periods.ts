@@ -40,34 +40,16 @@ function weekBounds(dayIndex0: number, n: number, out: Int32Array): number {
   }
 }
 
-type Reference = (bounds: Int32Array, j: number) => { from: number; to: number } | null;
-
-const ref = { from: 0, to: 0 };
-
-function previousPeriods(lag: number): Reference {
-  return (bounds, j) => {
-    if (j - lag < 0) return null;
-    ref.from = bounds[j - lag];
-    ref.to = bounds[j - lag + 1];
-    return ref;
-  };
-}
-
-const PREVIOUS_PERIOD = previousPeriods(1);
-const SAME_PERIOD_LAST_YEAR = previousPeriods(12);
-
-const previousFourWeeks: Reference = (bounds, j) => {
-  ref.from = bounds[j] - 28;
-  ref.to = bounds[j];
-  return ref;
-};
-
+/**
+ * Where period j's reference starts and ends: `lag` periods back (1: the previous period, 12: the
+ * same month a year before), or with lag 0 the 28 days before the period (cw).
+ */
 function comparePeriods(
   input: RunInput,
   p: PercentChangeParams,
   ws: Workspace,
   count: number,
-  reference: Reference,
+  lag: number,
 ): Float64Array {
   const { x, special, start, end, dayIndex0 } = input;
   const e = ws.expected;
@@ -78,6 +60,8 @@ function comparePeriods(
   e.fill(Number.NaN, 0, end);
   f.fill(0, 0, end);
   const frac = p.percentualChange / 100;
+  // Weekday of day 0; a day's weekday is (wd0 + index) mod 7 (indices may be negative before start).
+  const wd0 = weekdayOf(dayIndex0);
   for (let j = 0; j + 1 < count; j++) {
     const a = b[j];
     if (a < start) continue;
@@ -86,30 +70,44 @@ function comparePeriods(
     const stop = Math.min(b[j + 1], end);
     // A trailing partial period counts once it has at least half of its days.
     if (stop - a < Math.ceil(full / 2)) continue;
-    const r = reference(b, j);
-    if (r === null || r.from < start) continue;
-    sum.fill(0);
-    cnt.fill(0);
+    let from: number;
+    let to: number;
+    if (lag === 0) {
+      from = a - 28;
+      to = a;
+    } else {
+      if (j - lag < 0) continue;
+      from = b[j - lag];
+      to = b[j - lag + 1];
+    }
+    if (from < start) continue;
+    for (let w = 0; w < 7; w++) {
+      sum[w] = 0;
+      cnt[w] = 0;
+    }
     let allSum = 0;
     let allCnt = 0;
-    let wd = weekdayOf(dayIndex0 + r.from);
-    for (let u = r.from; u < r.to; u++) {
+    let wd = (wd0 + from) % 7;
+    for (let u = from; u < to; u++) {
       if (special === null || special[u] === 0) {
-        sum[wd] += x[u];
+        const v = x[u];
+        sum[wd] += v;
         cnt[wd]++;
-        allSum += x[u];
+        allSum += v;
         allCnt++;
       }
       wd = wd === 6 ? 0 : wd + 1;
     }
     if (allCnt === 0) continue;
     const allMean = allSum / allCnt;
+    // Each weekday's mean once per period, not once per day.
+    for (let w = 0; w < 7; w++) sum[w] = cnt[w] > 0 ? sum[w] / cnt[w] : allMean;
     let actual = 0;
     let predicted = 0;
-    wd = weekdayOf(dayIndex0 + a);
+    wd = (wd0 + a) % 7;
     for (let t = a; t < stop; t++) {
       if (special === null || special[t] === 0) {
-        const mean = cnt[wd] > 0 ? sum[wd] / cnt[wd] : allMean;
+        const mean = sum[wd];
         e[t] = mean;
         actual += x[t];
         predicted += mean;
@@ -117,7 +115,7 @@ function comparePeriods(
       wd = wd === 6 ? 0 : wd + 1;
     }
     const flag = classifyPct(actual, predicted, frac);
-    if (flag !== 0) f.fill(flag, a, stop);
+    if (flag !== 0) for (let t = a; t < stop; t++) f[t] = flag;
   }
   return x;
 }
@@ -129,7 +127,7 @@ export const mom: DetectorImpl<'mom'> = {
   minHistory: () => 45,
   run: (input, p, ws) => {
     const count = monthBounds(input.dayIndex0, input.x.length, 1, ws.bounds);
-    return comparePeriods(input, p, ws, count, PREVIOUS_PERIOD);
+    return comparePeriods(input, p, ws, count, 1);
   },
 };
 
@@ -140,7 +138,7 @@ export const qoq: DetectorImpl<'qoq'> = {
   minHistory: () => 135,
   run: (input, p, ws) => {
     const count = monthBounds(input.dayIndex0, input.x.length, 3, ws.bounds);
-    return comparePeriods(input, p, ws, count, PREVIOUS_PERIOD);
+    return comparePeriods(input, p, ws, count, 1);
   },
 };
 
@@ -151,7 +149,7 @@ export const mpy: DetectorImpl<'mpy'> = {
   minHistory: () => 380,
   run: (input, p, ws) => {
     const count = monthBounds(input.dayIndex0, input.x.length, 1, ws.bounds);
-    return comparePeriods(input, p, ws, count, SAME_PERIOD_LAST_YEAR);
+    return comparePeriods(input, p, ws, count, 12);
   },
 };
 
@@ -162,6 +160,6 @@ export const cw: DetectorImpl<'cw'> = {
   minHistory: () => 35,
   run: (input, p, ws) => {
     const count = weekBounds(input.dayIndex0, input.x.length, ws.bounds);
-    return comparePeriods(input, p, ws, count, previousFourWeeks);
+    return comparePeriods(input, p, ws, count, 0);
   },
 };
