@@ -1,6 +1,10 @@
-/** The dead-letter worker: a job whose message exhausted its deliveries is marked failed. */
+/**
+ * The dead-letter worker: a job whose message exhausted its deliveries is marked failed, and what a
+ * crashed attempt left behind (a detection run's staging table) is dropped.
+ */
 import { deadLetterWorker } from '../../lib/jobs/worker';
+import { abandonJob } from '../../lib/pipeline/jobs';
 import { registerWorker } from '../../lib/queue/local';
 
-export const handler = deadLetterWorker();
+export const handler = deadLetterWorker(abandonJob);
 registerWorker('deadLetters', handler);

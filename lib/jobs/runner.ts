@@ -145,16 +145,28 @@ export async function runShardAttempt(
   }
 }
 
-/** Dead-letter handling: a job whose message exhausted its deliveries is failed, keeping its last reason. */
+/**
+ * Dead-letter handling: a job whose message exhausted its deliveries is failed, keeping its last
+ * reason. A worker that crashed (out of memory, killed at its time limit) never ran its own clean-up,
+ * so `abandon` removes what the attempt left behind (a detection run's staging table).
+ */
 export async function deadLetterJob(
   deps: Pick<RunnerDeps, 'db' | 'clock' | 'log'>,
   message: JobMessage,
+  abandon?: (job: JobRow) => Promise<void>,
 ): Promise<void> {
   const job = await findJob(deps.db, message.jobId);
   if (!job || job.status === 'finished' || job.status === 'failed') return;
+  // A shard of an earlier attempt says nothing about the attempt that runs now.
+  if (message.shard && message.shard.attempt !== job.attempts) return;
   const last = job.error ? `; last error: ${job.error}` : '';
-  const reason = `The job reached the dead-letter queue after ${job.attempts} attempt(s) (the worker crashed, timed out or kept failing)${last}`;
+  const what = message.shard
+    ? `Shard ${message.shard.index + 1} of ${message.shard.count} of the job`
+    : 'The job';
+  const reason = `${what} reached the dead-letter queue after ${job.attempts} attempt(s) (the worker crashed, timed out or kept failing)${last}`;
   if (await failJob(deps.db, job.id, deps.clock.now(), errorText(reason))) {
-    deps.log.error('job dead-lettered', { jobId: job.id });
+    deps.log.error('job dead-lettered', { jobId: job.id, shard: message.shard?.index });
+    if (abandon)
+      await abandon(job).catch((e) => deps.log.warn('dead-lettered job not cleaned up', { error: e }));
   }
 }

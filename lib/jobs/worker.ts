@@ -7,6 +7,7 @@ import { type Container, getContainer } from '../app/container';
 import { parseJobMessage, type JobMessage, type QueueName } from '../queue/port';
 import { logger } from '../shared/logger';
 import { receiveCount } from '../queue/records';
+import type { JobRow } from './repository';
 import { deadLetterJob, type JobWork, runJobAttempt, runShardAttempt, type ShardWork } from './runner';
 
 interface LambdaContextLike {
@@ -83,13 +84,20 @@ export function jobWorker(
   };
 }
 
-/** The handler of the dead-letter queues: fails the jobs whose messages exhausted their attempts. */
-export function deadLetterWorker() {
+/**
+ * The handler of the dead-letter queues: fails the jobs whose messages exhausted their attempts;
+ * `abandon` cleans up after a failed job of a kind that leaves state behind.
+ */
+export function deadLetterWorker(abandon?: (c: Container) => (job: JobRow) => Promise<void>) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const c = await getContainer();
     for (const record of event.Records ?? []) {
       try {
-        await deadLetterJob({ db: c.db, clock: c.clock, log: logger }, parseJobMessage(record.body));
+        await deadLetterJob(
+          { db: c.db, clock: c.clock, log: logger },
+          parseJobMessage(record.body),
+          abandon?.(c),
+        );
       } catch (e) {
         logger.error('dead letter dropped', { messageId: record.messageId, error: e });
       }

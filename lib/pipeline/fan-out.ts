@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Container } from '../app/container';
+import type { Database } from '../db/database';
 import { dropStage, stageTable } from '../detection-run/anomaly-store';
 import {
   type DetectionDeps,
@@ -55,6 +56,8 @@ export async function startFanOut(c: Container, job: JobRow, plan: RunPlan): Pro
     await prepareRun(deps, plan, job.id);
     await mergeJobDetail(c.db, job.id, {
       shards: count,
+      // Shard workers cut the series as the coordinator did, whatever their own setting says.
+      shardSize: c.config.detection.shardSize,
       fingerprint: plan.layout.fingerprint,
       shardsDone: [],
     });
@@ -81,8 +84,8 @@ export async function runFanOutShard(
 ): Promise<Record<string, unknown> | undefined> {
   const log = logger.child({ jobId: job.id, shard: shard.index, of: shard.count });
   const view = await deployedView(c.db, job.dataViewId);
-  const plan = await planRun(c.db, view, c.config.detection.shardSize);
-  const detail = job.detail as { fingerprint?: string; shardsDone?: number[] };
+  const detail = job.detail as { fingerprint?: string; shardsDone?: number[]; shardSize?: number };
+  const plan = await planRun(c.db, view, detail.shardSize ?? c.config.detection.shardSize);
   if (plan.layout.fingerprint !== detail.fingerprint || plan.shards.length !== shard.count) {
     // A load committed since the plan: the whole run starts again from the job's own message.
     log.info('the data of the view changed during detection; the process job runs again');
@@ -128,6 +131,12 @@ export async function runFanOutShard(
 
 /** After the job failed by a shard: its staging table goes. */
 export async function abandonFanOut(c: Container, job: JobRow, shard: ShardRef): Promise<void> {
-  const view = await findView(c.db, job.dataViewId);
-  await dropStage(c.db, view?.schemaName ?? schemaNameFor(job.dataViewId), shard.runId);
+  await abandonRun(c.db, job, shard.runId);
+}
+
+/** The staging table of a failed process job's run (the run id is the job id). */
+export async function abandonRun(db: Database, job: JobRow, runId = job.id): Promise<void> {
+  if (job.kind !== 'Process') return;
+  const view = await findView(db, job.dataViewId);
+  await dropStage(db, view?.schemaName ?? schemaNameFor(job.dataViewId), runId);
 }

@@ -8,7 +8,7 @@ import { dataViews } from '../db/tables/index';
 import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
 import { runLoad } from './load';
-import { abandonFanOut, runFanOutShard } from './fan-out';
+import { abandonFanOut, abandonRun, runFanOutShard } from './fan-out';
 import { startDetection } from './process';
 import { connectorSources, type OpenSource } from './source';
 
@@ -71,6 +71,11 @@ export function processShards(c: Container): ShardWork {
     },
     abandon: (job, shard) => abandonFanOut(c, job, shard),
   };
+}
+
+/** Clean-up after a dead-lettered job: a process run's staging table (a crashed worker left it). */
+export function abandonJob(c: Container): (job: JobRow) => Promise<void> {
+  return (job) => abandonRun(c.db, job);
 }
 
 /** After a successful detection cycle: the summaries of summarised filters over the view; a failure never fails the job. */

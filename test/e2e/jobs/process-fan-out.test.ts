@@ -15,13 +15,16 @@ import { localHarness, type QueueHarness, sqsHarness } from '../../support/queue
 import { startTestService, type TestService } from '../../support/service';
 
 // A shard store that fails while `fault.on`: only the shard messages write through this export.
-const fault = vi.hoisted(() => ({ on: false }));
+// `onWrite` runs before a shard's write (e.g. to change a setting while the run is under way).
+const fault = vi.hoisted(() => ({ on: false, onWrite: undefined as (() => void) | undefined }));
 vi.mock('../../../lib/detection-run/run', async (importOriginal) => {
   const m = await importOriginal<typeof import('../../../lib/detection-run/run')>();
   return {
     ...m,
-    writeShard: (...args: Parameters<typeof m.writeShard>) =>
-      fault.on ? Promise.reject(new Error('the shard store is down')) : m.writeShard(...args),
+    writeShard: (...args: Parameters<typeof m.writeShard>) => {
+      fault.onWrite?.();
+      return fault.on ? Promise.reject(new Error('the shard store is down')) : m.writeShard(...args);
+    },
   };
 });
 
@@ -99,6 +102,24 @@ function fanOutSuite(makeHarness: () => QueueHarness): void {
         Array.from({ length: fanned.detail.shards }, (_, i) => i),
       );
       expect(withoutIds(await anomalies(id))).toEqual(expected);
+    });
+
+    it('cuts the shards as the coordinator did when a worker has another shard size', async () => {
+      const id = await loadedDetectionView(s.container.db, source, view('resized'));
+      s.container.config.detection.fanOut = true;
+      fault.onWrite = () => {
+        s.container.config.detection.shardSize = 5;
+      };
+      try {
+        const job = await process(id);
+        expect(job).toMatchObject({ status: 'finished', attempts: 1, error: null });
+        expect(job.detail).toMatchObject({ fannedOut: true, shardSize: 2 });
+        expect(job.detail.shards).toBeGreaterThan(2);
+        expect(job.detail.shardsDone).toHaveLength(job.detail.shards);
+      } finally {
+        fault.onWrite = undefined;
+        s.container.config.detection.shardSize = 2;
+      }
     });
 
     it('fails the job when a shard keeps failing, and keeps the previous anomalies', async () => {

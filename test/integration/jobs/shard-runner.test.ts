@@ -1,14 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../../lib/db/tables/index';
+import { createStage, stageRunIds } from '../../../lib/detection-run/anomaly-store';
+import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { markShardDone } from '../../../lib/jobs/repository';
 import {
   DETACHED,
+  deadLetterJob,
   type RunnerDeps,
   runJobAttempt,
   runShardAttempt,
   type ShardWork,
 } from '../../../lib/jobs/runner';
+import { abandonRun } from '../../../lib/pipeline/fan-out';
 import { fixedClock } from '../../../lib/shared/clock';
 import { logger, setLogLevel } from '../../../lib/shared/logger';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -135,5 +139,29 @@ describe(`shard messages of a fanned-out job on ${backendName}`, () => {
       error: 'shard 2 of 2 failed: worker crashed',
     });
     expect(abandoned).toEqual([job.id]);
+  });
+
+  it('fails a job whose shard was dead-lettered by a crash, naming the shard, and drops the run it left', async () => {
+    const job = await runningJob();
+    const schema = schemaNameFor(viewId);
+    await createStage(t.db, schema, job.id);
+    expect(await stageRunIds(t.db, schema)).toContain(job.id);
+    await deadLetterJob(deps, message(job.id, 1), (j) => abandonRun(t.db, j));
+    expect(await read(job.id)).toMatchObject({
+      status: 'failed',
+      error:
+        'Shard 2 of 2 of the job reached the dead-letter queue after 1 attempt(s) (the worker crashed, timed out or kept failing)',
+    });
+    expect(await stageRunIds(t.db, schema)).not.toContain(job.id);
+  });
+
+  it('leaves the running attempt alone when a shard of an earlier attempt is dead-lettered', async () => {
+    const job = await runningJob();
+    const abandoned: number[] = [];
+    await deadLetterJob(deps, message(job.id, 0, 0), async (j) => {
+      abandoned.push(j.id);
+    });
+    expect((await read(job.id)).status).toBe('running');
+    expect(abandoned).toEqual([]);
   });
 });
