@@ -5,6 +5,7 @@
  */
 import { buildSpecialCalendar } from '../calendar/special-calendar';
 import { type ResolvedDetector, resolveDetectors } from '../detection/detect';
+import { engineParamNames } from '../detection/param-specs';
 import type { DetectorType } from '../detection/params';
 import type { DetectionContext, DetectorConfig } from '../detection/types';
 import type { DataViewAnalysis, DataViewDefinition } from '../dataviews/definition/types';
@@ -20,14 +21,11 @@ export interface ViewDetector {
 export const CROSS_TYPES: readonly DetectorType[] = ['peer', 'mix', 'cardinality'];
 
 /**
- * Definition params → engine params. Most names are shared; the definition's `baselineDays` of the
- * cross-series detectors is the engine's look-back `window`. Params the engine does not know are
- * ignored by it (docs/detectors.md, "Definition params").
+ * Definition params → engine params: the names are the engine's (param-specs.ts) except the
+ * definition's `baselineDays` of the cross-series detectors, the engine's look-back `window`.
  */
 export function engineConfig(type: DetectorType, params: Record<string, unknown> = {}): DetectorConfig {
-  const out: Record<string, unknown> = { ...params };
-  if (typeof params.baselineDays === 'number' && out.window === undefined) out.window = params.baselineDays;
-  return { type, params: out };
+  return { type, params: engineParamNames(type, params) };
 }
 
 /** The view's detectors, defaults applied; throws ValidationError for a type or param the engine refuses. */

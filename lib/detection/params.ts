@@ -1,8 +1,20 @@
 /**
- * Typed detector params and their defaults (docs/detectors.md explains each). Names follow the
- * data view definition (`analysis.detectors[].params`).
+ * Typed detector params. Their defaults, bounds and meanings are the table in param-specs.ts
+ * (docs/detectors.md explains each); a data view definition uses the same names, except
+ * `baselineDays` for the `window` of peer, mix and cardinality.
  */
 import { ValidationError } from '../shared/errors';
+import {
+  COMMON_SPECS,
+  checkParam,
+  defaultsOf,
+  engineParamNames,
+  type MODES,
+  PARAM_SPECS,
+  type ParamSpec,
+} from './param-specs';
+
+export { type ParamSpec, PARAM_SPECS } from './param-specs';
 
 export type DetectorType =
   | 'dod'
@@ -35,7 +47,7 @@ export const DETECTOR_TYPES: readonly DetectorType[] = [
   'cardinality',
 ];
 
-export type Mode = 'positive' | 'negative' | 'both';
+export type Mode = (typeof MODES)[number];
 
 export interface CommonParams {
   /** Which results are reported. */
@@ -120,54 +132,35 @@ export interface DetectorParamsByType {
 
 export type AnyDetectorParams = DetectorParamsByType[DetectorType];
 
-export const COMMON_DEFAULTS: CommonParams = {
-  mode: 'both',
-  useSpecialDates: false,
-  minVolume: 0,
-  maxMissingPct: 50,
-  adaptAfterDays: 7,
-};
+type SpecsOf<P> = { [K in keyof P]-?: ParamSpec };
 
-export const DETECTOR_DEFAULTS: { readonly [K in DetectorType]: DetectorParamsByType[K] } = {
-  dod: { ...COMMON_DEFAULTS, percentualChange: 30 },
-  wow: { ...COMMON_DEFAULTS, percentualChange: 30 },
-  cw: { ...COMMON_DEFAULTS, percentualChange: 20 },
-  mom: { ...COMMON_DEFAULTS, percentualChange: 15 },
-  qoq: { ...COMMON_DEFAULTS, percentualChange: 15 },
-  mpy: { ...COMMON_DEFAULTS, percentualChange: 20 },
-  gap: { ...COMMON_DEFAULTS, longerThan: 0 },
-  spike: { ...COMMON_DEFAULTS, threshold: 3.5, minChangePct: 20, window: 28 },
-  changepoint: { ...COMMON_DEFAULTS, minSegment: 14, threshold: 5, minChangePct: 10 },
-  dt: { ...COMMON_DEFAULTS, sensitivity: 3, window: 56 },
-  peer: { ...COMMON_DEFAULTS, percentualChange: 25, window: 28 },
-  mix: { ...COMMON_DEFAULTS, percentualChange: 20, window: 28 },
-  cardinality: { ...COMMON_DEFAULTS, percentualChange: 0, minChange: 1, window: 28 },
-};
+// Fails to compile when a param of the types above has no spec.
+const SPECS: { readonly [K in DetectorType]: SpecsOf<DetectorParamsByType[K]> } = PARAM_SPECS;
 
-/** Defaults merged with the given params; unknown keys are ignored, wrong types rejected. */
+export const COMMON_DEFAULTS = defaultsOf(COMMON_SPECS) as unknown as CommonParams;
+
+export const DETECTOR_DEFAULTS = Object.fromEntries(
+  DETECTOR_TYPES.map((type) => [type, defaultsOf(SPECS[type])]),
+) as unknown as { readonly [K in DetectorType]: DetectorParamsByType[K] };
+
+/**
+ * Defaults merged with the given params, checked against the spec table. Unknown keys are
+ * ignored; a definition's `baselineDays` is read as `window`.
+ */
 export function resolveParams<T extends DetectorType>(
   type: T,
   raw: Record<string, unknown> = {},
   path = 'params',
 ): DetectorParamsByType[T] {
-  const defaults = DETECTOR_DEFAULTS[type] as unknown as Record<string, unknown>;
-  if (!defaults) throw ValidationError.field('type', `unknown detector type '${String(type)}'`);
-  const out: Record<string, unknown> = { ...defaults };
+  const specs = Object.hasOwn(SPECS, type) ? (SPECS[type] as unknown as Record<string, ParamSpec>) : null;
+  if (!specs) throw ValidationError.field('type', `unknown detector type '${String(type)}'`);
+  const out: Record<string, unknown> = { ...DETECTOR_DEFAULTS[type] };
   const errors: { path: string; message: string }[] = [];
-  for (const [key, value] of Object.entries(raw)) {
-    if (value === undefined || value === null) continue;
-    const known = key in defaults || key === 'minValue' || key === 'maxValue' || key === 'shorterThan';
-    if (!known) continue;
-    if (key === 'mode') {
-      if (value !== 'positive' && value !== 'negative' && value !== 'both') {
-        errors.push({ path: `${path}.mode`, message: 'must be positive, negative or both' });
-      } else out.mode = value;
-    } else if (key === 'useSpecialDates') {
-      if (typeof value !== 'boolean') errors.push({ path: `${path}.${key}`, message: 'must be a boolean' });
-      else out[key] = value;
-    } else if (typeof value !== 'number' || !Number.isFinite(value)) {
-      errors.push({ path: `${path}.${key}`, message: 'must be a number' });
-    } else out[key] = value;
+  for (const [key, value] of Object.entries(engineParamNames(type, raw))) {
+    if (!Object.hasOwn(specs, key) || value === undefined || value === null) continue;
+    const checked = checkParam(specs[key], value);
+    if (checked.error) errors.push({ path: `${path}.${key}`, message: checked.error });
+    else out[key] = checked.value;
   }
   if (errors.length > 0) throw new ValidationError(`Invalid detector params`, errors);
   return out as unknown as DetectorParamsByType[T];

@@ -1,7 +1,7 @@
 /** Semantic checks of `analysis.detectors`: known type, typed params, cross-param rules, duplicates. */
+import { checkParam } from '../../detection/param-specs';
 import type { FieldError } from '../../shared/errors';
 import {
-  DETECTOR_MODES,
   DETECTOR_PARAM_SPECS,
   DETECTOR_TYPES,
   type DetectorConfig,
@@ -10,26 +10,6 @@ import {
   type ParamSpec,
 } from './detector-params';
 import { isRecord, stableKey } from './util';
-
-/** Checks one value against its spec; returns the normalised value or an error message. */
-function checkParam(spec: ParamSpec, value: unknown): { value?: unknown; error?: string } {
-  if (spec.kind === 'boolean') {
-    return typeof value === 'boolean' ? { value } : { error: 'must be true or false' };
-  }
-  if (spec.kind === 'mode') {
-    const mode = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
-    return mode && (DETECTOR_MODES as readonly string[]).includes(mode)
-      ? { value: mode }
-      : { error: `must be one of: ${DETECTOR_MODES.join(', ')}` };
-  }
-  if (typeof value !== 'number' || !Number.isFinite(value)) return { error: 'must be a finite number' };
-  if (spec.kind === 'integer' && !Number.isInteger(value)) return { error: 'must be a whole number' };
-  if (spec.above !== undefined && !(value > spec.above))
-    return { error: `must be greater than ${spec.above}` };
-  if (spec.min !== undefined && value < spec.min) return { error: `must be at least ${spec.min}` };
-  if (spec.max !== undefined && value > spec.max) return { error: `must be at most ${spec.max}` };
-  return { value };
-}
 
 /** Resolves the params of one detector (defaults applied), reporting each bad param at its own path. */
 export function checkDetectorParams(
@@ -41,7 +21,7 @@ export function checkDetectorParams(
   const errors: FieldError[] = [];
   const given = isRecord(raw) ? raw : {};
   for (const key of Object.keys(given)) {
-    if (!specs[key]) {
+    if (!Object.hasOwn(specs, key)) {
       errors.push({
         path: `${path}.${key}`,
         message: `is not a parameter of the ${type} detector (known: ${Object.keys(specs).join(', ')})`,

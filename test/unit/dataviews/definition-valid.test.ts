@@ -37,6 +37,8 @@ describe('the retail fixture', () => {
       useSpecialDates: false,
       mode: 'both',
       minVolume: 0,
+      maxMissingPct: 50,
+      adaptAfterDays: 7,
     });
   });
 

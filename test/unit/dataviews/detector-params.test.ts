@@ -6,6 +6,8 @@ import {
   detectorTypeOf,
   withDefaults,
 } from '../../../lib/dataviews/definition/detector-params';
+import { engineParamNames } from '../../../lib/detection/param-specs';
+import { DETECTOR_TYPES as ENGINE_TYPES, resolveParams } from '../../../lib/detection/params';
 
 describe('the detector params table', () => {
   it('knows the thirteen detector codes', () => {
@@ -28,22 +30,44 @@ describe('the detector params table', () => {
 
   it.each(DETECTOR_TYPES)('gives %s the common params with their defaults', (type) => {
     const params = withDefaults(type) as unknown as Record<string, unknown>;
-    expect(params).toMatchObject({ useSpecialDates: false, mode: 'both', minVolume: 0 });
+    expect(params).toMatchObject({
+      useSpecialDates: false,
+      mode: 'both',
+      minVolume: 0,
+      maxMissingPct: 50,
+      adaptAfterDays: 7,
+    });
     expect(params).not.toHaveProperty('minValue');
     expect(params).not.toHaveProperty('maxValue');
     expect(Object.keys(DETECTOR_PARAM_SPECS[type])).toEqual(
-      expect.arrayContaining(['useSpecialDates', 'mode', 'minValue', 'maxValue', 'minVolume']),
+      expect.arrayContaining([
+        'useSpecialDates',
+        'mode',
+        'minValue',
+        'maxValue',
+        'minVolume',
+        'maxMissingPct',
+        'adaptAfterDays',
+      ]),
     );
   });
 
   it('documents the defaults of the detector-specific params', () => {
     expect(withDefaults('dod').percentualChange).toBe(30);
+    expect(withDefaults('wow').percentualChange).toBe(30);
+    expect(withDefaults('mom').percentualChange).toBe(15);
+    expect(withDefaults('cw').percentualChange).toBe(20);
     expect(withDefaults('gap')).toMatchObject({ longerThan: 0 });
     expect(withDefaults('gap')).not.toHaveProperty('shorterThan');
-    expect(withDefaults('spike')).toMatchObject({ threshold: 3.5, window: 28 });
-    expect(withDefaults('changepoint')).toMatchObject({ minSegment: 14, threshold: 5 });
+    expect(withDefaults('spike')).toMatchObject({ threshold: 3.5, minChangePct: 20, window: 28 });
+    expect(withDefaults('changepoint')).toMatchObject({ minSegment: 14, threshold: 5, minChangePct: 10 });
     expect(withDefaults('dt')).toMatchObject({ sensitivity: 3, window: 56 });
     expect(withDefaults('mix')).toMatchObject({ percentualChange: 20, baselineDays: 28 });
+    expect(withDefaults('cardinality')).toMatchObject({
+      percentualChange: 10,
+      minChange: 1,
+      baselineDays: 28,
+    });
   });
 
   it('lets overrides win over defaults', () => {
@@ -55,6 +79,37 @@ describe('the detector params table', () => {
       for (const spec of Object.values(DETECTOR_PARAM_SPECS[type]))
         expect(spec.description.length).toBeGreaterThan(10);
     }
+  });
+});
+
+describe('the definition and the engine', () => {
+  it('know the same detector types', () => {
+    expect([...DETECTOR_TYPES].sort()).toEqual([...ENGINE_TYPES].sort());
+  });
+
+  it.each(DETECTOR_TYPES)('run %s with the defaults the engine is evaluated with', (type) => {
+    const stored = checkDetectorParams(type, {}, 'p');
+    expect(stored.errors).toEqual([]);
+    expect(engineParamNames(type, stored.params)).toEqual(resolveParams(type));
+    const defaults = withDefaults(type) as unknown as Record<string, unknown>;
+    expect(engineParamNames(type, defaults)).toEqual(resolveParams(type));
+  });
+
+  it('name the look-back of the baseline-table detectors baselineDays in a definition only', () => {
+    expect(Object.keys(DETECTOR_PARAM_SPECS.peer)).toContain('baselineDays');
+    expect(Object.keys(DETECTOR_PARAM_SPECS.peer)).not.toContain('window');
+    expect(resolveParams('peer', { baselineDays: 14 })).toMatchObject({ window: 14 });
+    expect(resolveParams('peer', { baselineDays: 14 })).not.toHaveProperty('baselineDays');
+  });
+
+  it('refuse the same out-of-range tuning params', () => {
+    const bad = { minChangePct: -1, adaptAfterDays: 2.5, maxMissingPct: 101 };
+    expect(checkDetectorParams('spike', bad, 'p').errors).toEqual([
+      { path: 'p.minChangePct', message: 'must be at least 0' },
+      { path: 'p.maxMissingPct', message: 'must be at most 100' },
+      { path: 'p.adaptAfterDays', message: 'must be a whole number' },
+    ]);
+    expect(() => resolveParams('spike', bad)).toThrow('Invalid detector params');
   });
 });
 
@@ -79,6 +134,28 @@ describe('checkDetectorParams', () => {
   it('refuses numbers YAML can write but a detector cannot use', () => {
     const { errors } = checkDetectorParams('spike', { threshold: Number.POSITIVE_INFINITY }, 'p');
     expect(errors).toEqual([{ path: 'p.threshold', message: 'must be a finite number' }]);
+  });
+
+  it('accepts a definition stored before the tuning params were exposed', () => {
+    const old = {
+      percentualChange: 20,
+      baselineDays: 28,
+      useSpecialDates: false,
+      mode: 'both',
+      minVolume: 0,
+    };
+    expect(checkDetectorParams('cardinality', old, 'p')).toEqual({
+      params: withDefaults('cardinality', { percentualChange: 20 }),
+      errors: [],
+    });
+  });
+
+  it('accepts the tuning params of the engine', () => {
+    const tuned = { minChange: 3, adaptAfterDays: 0, maxMissingPct: 10 };
+    expect(checkDetectorParams('cardinality', tuned, 'p')).toEqual({
+      params: withDefaults('cardinality', tuned),
+      errors: [],
+    });
   });
 
   it('accepts a gap without an upper bound', () => {

@@ -12,7 +12,15 @@ const docs = readFileSync(
   fileURLToPath(new URL('../../../docs/dataview-definition.md', import.meta.url)),
   'utf8',
 );
-const COMMON = ['useSpecialDates', 'mode', 'minValue', 'maxValue', 'minVolume'];
+const COMMON = [
+  'useSpecialDates',
+  'mode',
+  'minValue',
+  'maxValue',
+  'minVolume',
+  'maxMissingPct',
+  'adaptAfterDays',
+];
 /** Table rows of the page as trimmed cells (the formatter pads the columns). */
 const rows = docs
   .split('\n')

@@ -42,8 +42,13 @@ describe('definition params for the engine', () => {
   it('turns the baselineDays of a cross-series detector into its window', () => {
     expect(engineConfig('peer', { baselineDays: 56, mode: 'both' })).toEqual({
       type: 'peer',
-      params: { baselineDays: 56, window: 56, mode: 'both' },
+      params: { window: 56, mode: 'both' },
     });
+    const [view] = viewDetectors({
+      analysis: { detectors: [{ type: 'mix', params: { baselineDays: 14 } }] },
+    } as never);
+    expect(view.resolved.params).toMatchObject({ window: 14 });
+    expect(view.resolved.params).not.toHaveProperty('baselineDays');
   });
 
   it('numbers the detectors in definition order, with defaults applied', () => {

@@ -241,7 +241,7 @@ describe('params', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).errors).toEqual([
-        { path: 'detectors[0].params.percentualChange', message: 'must be a number' },
+        { path: 'detectors[0].params.percentualChange', message: 'must be a finite number' },
       ]);
     }
   });
