@@ -128,11 +128,13 @@ export function runDetector(
     peer: input.peerChange,
     cardinality: input.cardinality,
   };
+  ws.flagged = true;
   const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
     runInput,
     d.params,
     ws,
   );
+  if (!ws.flagged) return null;
   assembleAnomalies(
     {
       seriesId: input.seriesId,

@@ -36,6 +36,7 @@ export function previewSeries(
   const n = input.values.length;
   const ws = new Workspace();
   ws.ensure(n);
+  ws.expectedEveryDay = true;
   const w = seriesWindow(input, ctx);
   const calendar =
     ctx.calendar && d.params.useSpecialDates ? alignCalendar(ctx.calendar, input.dayIndex0, n) : null;

@@ -24,6 +24,16 @@ export class Workspace {
   /** Per-weekday sums and counts. */
   weekSum = new Float64Array(7);
   weekCount = new Float64Array(7);
+  /** Per (period, weekday) sums and counts of the calendar-period detectors. */
+  periodSum = new Float64Array(0);
+  periodCount = new Float64Array(0);
+  /**
+   * Whether detectors must write an expected value for every day they judge (charts, preview).
+   * Otherwise a detector may leave days outside its flagged windows NaN when that saves work.
+   */
+  expectedEveryDay = false;
+  /** Set false by a detector that flagged nothing, so that its run needs no assembly. */
+  flagged = true;
   window = new SortedWindow(64);
 
   /** Makes every array hold at least n days. */
@@ -40,5 +50,7 @@ export class Workspace {
     this.prefixC = new Float64Array(cap + 1);
     this.prefixD = new Float64Array(cap + 1);
     this.bounds = new Int32Array(Math.ceil(cap / 7) + 8);
+    this.periodSum = new Float64Array((Math.ceil(cap / 7) + 8) * 7);
+    this.periodCount = new Float64Array((Math.ceil(cap / 7) + 8) * 7);
   }
 }

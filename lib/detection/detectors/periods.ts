@@ -10,6 +10,7 @@ import type { PercentChangeParams } from '../params';
 import type { Workspace } from '../workspace';
 
 const ymd = [0, 0, 0];
+const lanes = new Float64Array(7);
 
 /** Start indices (relative to dayIndex0) of calendar periods of `months` months covering [0, n). */
 function monthBounds(dayIndex0: number, n: number, months: number, out: Int32Array): number {
@@ -41,8 +42,10 @@ function weekBounds(dayIndex0: number, n: number, out: Int32Array): number {
 }
 
 /**
- * Where period j's reference starts and ends: `lag` periods back (1: the previous period, 12: the
- * same month a year before), or with lag 0 the 28 days before the period (cw).
+ * Compares each period with its reference: `lag` periods back (1: the previous period, 12: the
+ * same month a year before), or with lag 0 the four weeks before the period (cw, weekly periods).
+ * One pass sums every non-special day into its (period, weekday) slot; each period then needs only
+ * its own seven slots and those of its reference, so the cost is one read per day.
  */
 function comparePeriods(
   input: RunInput,
@@ -55,67 +58,177 @@ function comparePeriods(
   const e = ws.expected;
   const f = ws.flags;
   const b = ws.bounds;
-  const sum = ws.weekSum;
-  const cnt = ws.weekCount;
+  const ps = ws.periodSum;
+  const pc = ws.periodCount;
+  const mean = ws.weekSum;
   e.fill(Number.NaN, 0, end);
   f.fill(0, 0, end);
+  ws.flagged = false;
   const frac = p.percentualChange / 100;
-  // Weekday of day 0; a day's weekday is (wd0 + index) mod 7 (indices may be negative before start).
+  // Weekday of day 0; day t >= 0 has weekday (wd0 + t) mod 7.
   const wd0 = weekdayOf(dayIndex0);
-  for (let j = 0; j + 1 < count; j++) {
+  let j0 = 0;
+  while (j0 + 1 < count && b[j0 + 1] <= start) j0++;
+  let jEnd = j0;
+  for (let j = j0; j + 1 < count && b[j] < end; j++) {
+    const from = Math.max(b[j], start);
+    const to = Math.min(b[j + 1], end);
+    const slot = j * 7;
+    for (let w = 0; w < 7; w++) {
+      ps[slot + w] = 0;
+      pc[slot + w] = 0;
+    }
+    let wd = (wd0 + from) % 7;
+    if (special === null) {
+      // Whole weeks in seven running sums (registers, not memory), then the days left over; each
+      // weekday still adds its days in date order.
+      let l0 = 0;
+      let l1 = 0;
+      let l2 = 0;
+      let l3 = 0;
+      let l4 = 0;
+      let l5 = 0;
+      let l6 = 0;
+      let t = from;
+      for (; t + 7 <= to; t += 7) {
+        l0 += x[t];
+        l1 += x[t + 1];
+        l2 += x[t + 2];
+        l3 += x[t + 3];
+        l4 += x[t + 4];
+        l5 += x[t + 5];
+        l6 += x[t + 6];
+      }
+      const weeks = (t - from) / 7;
+      lanes[0] = l0;
+      lanes[1] = l1;
+      lanes[2] = l2;
+      lanes[3] = l3;
+      lanes[4] = l4;
+      lanes[5] = l5;
+      lanes[6] = l6;
+      for (let k = 0; k < 7; k++) {
+        ps[slot + wd] = lanes[k];
+        pc[slot + wd] = weeks;
+        wd = wd === 6 ? 0 : wd + 1;
+      }
+      for (; t < to; t++) {
+        ps[slot + wd] += x[t];
+        pc[slot + wd]++;
+        wd = wd === 6 ? 0 : wd + 1;
+      }
+    } else {
+      for (let t = from; t < to; t++) {
+        if (special[t] === 0) {
+          ps[slot + wd] += x[t];
+          pc[slot + wd]++;
+        }
+        wd = wd === 6 ? 0 : wd + 1;
+      }
+    }
+    jEnd = j + 1;
+  }
+  for (let j = j0; j < jEnd; j++) {
     const a = b[j];
     if (a < start) continue;
-    if (a >= end) break;
     const full = b[j + 1] - a;
     const stop = Math.min(b[j + 1], end);
     // A trailing partial period counts once it has at least half of its days.
     if (stop - a < Math.ceil(full / 2)) continue;
-    let from: number;
-    let to: number;
-    if (lag === 0) {
-      from = a - 28;
-      to = a;
-    } else {
-      if (j - lag < 0) continue;
-      from = b[j - lag];
-      to = b[j - lag + 1];
-    }
-    if (from < start) continue;
-    for (let w = 0; w < 7; w++) {
-      sum[w] = 0;
-      cnt[w] = 0;
-    }
+    const first = lag === 0 ? j - 4 : j - lag;
+    const last = lag === 0 ? j - 1 : j - lag;
+    if (first < 0 || b[first] < start) continue;
+    const r0 = first * 7;
+    const r1 = last * 7;
+    const slot = j * 7;
     let allSum = 0;
     let allCnt = 0;
-    let wd = (wd0 + from) % 7;
-    for (let u = from; u < to; u++) {
-      if (special === null || special[u] === 0) {
-        const v = x[u];
-        sum[wd] += v;
-        cnt[wd]++;
-        allSum += v;
-        allCnt++;
+    let actual = 0;
+    let predicted = 0;
+    // Days of the period whose weekday the reference lacks: expected at the reference's overall mean.
+    let unmatched = 0;
+    for (let w = 0; w < 7; w++) {
+      let sw = ps[r0 + w];
+      let cw = pc[r0 + w];
+      for (let r = r0 + 7; r <= r1; r += 7) {
+        sw += ps[r + w];
+        cw += pc[r + w];
       }
-      wd = wd === 6 ? 0 : wd + 1;
+      allSum += sw;
+      allCnt += cw;
+      actual += ps[slot + w];
+      if (cw > 0) {
+        const m = sw / cw;
+        mean[w] = m;
+        predicted += pc[slot + w] * m;
+      } else {
+        mean[w] = Number.NaN;
+        unmatched += pc[slot + w];
+      }
     }
     if (allCnt === 0) continue;
     const allMean = allSum / allCnt;
-    // Each weekday's mean once per period, not once per day.
-    for (let w = 0; w < 7; w++) sum[w] = cnt[w] > 0 ? sum[w] / cnt[w] : allMean;
-    let actual = 0;
-    let predicted = 0;
-    wd = (wd0 + a) % 7;
-    for (let t = a; t < stop; t++) {
-      if (special === null || special[t] === 0) {
-        const mean = sum[wd];
-        e[t] = mean;
-        actual += x[t];
-        predicted += mean;
-      }
-      wd = wd === 6 ? 0 : wd + 1;
+    if (unmatched > 0) {
+      predicted += unmatched * allMean;
+      for (let w = 0; w < 7; w++) if (Number.isNaN(mean[w])) mean[w] = allMean;
     }
     const flag = classifyPct(actual, predicted, frac);
-    if (flag !== 0) for (let t = a; t < stop; t++) f[t] = flag;
+    if (flag !== 0) {
+      ws.flagged = true;
+      for (let t = a; t < stop; t++) f[t] = flag;
+    }
+    // Day-level expectations: for the anomaly's window, or every day for a chart.
+    if (flag !== 0 || ws.expectedEveryDay) {
+      let wd = (wd0 + a) % 7;
+      for (let t = a; t < stop; t++) {
+        if (special === null || special[t] === 0) e[t] = mean[wd];
+        wd = wd === 6 ? 0 : wd + 1;
+      }
+    }
+  }
+  return x;
+}
+
+/**
+ * CW without special dates: every reference weekday has its four days, so a day's expectation is
+ * the mean of the same weekday in the four weeks before, read directly (no per-period sums). Same
+ * sums in the same order as comparePeriods, so the same results.
+ */
+function compareWeeksPlain(
+  input: RunInput,
+  p: PercentChangeParams,
+  ws: Workspace,
+  count: number,
+): Float64Array {
+  const { x, start, end } = input;
+  const e = ws.expected;
+  const f = ws.flags;
+  const b = ws.bounds;
+  e.fill(Number.NaN, 0, end);
+  f.fill(0, 0, end);
+  ws.flagged = false;
+  const frac = p.percentualChange / 100;
+  for (let j = 0; j + 1 < count; j++) {
+    const a = b[j];
+    if (a - 28 < start) continue;
+    if (a >= end) break;
+    const stop = Math.min(a + 7, end);
+    // A trailing partial week counts once it has at least four of its days.
+    if (stop - a < 4) continue;
+    let actual = 0;
+    let predicted = 0;
+    for (let t = a; t < stop; t++) {
+      actual += x[t];
+      predicted += (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
+    }
+    const flag = classifyPct(actual, predicted, frac);
+    if (flag !== 0) {
+      ws.flagged = true;
+      for (let t = a; t < stop; t++) f[t] = flag;
+    }
+    if (flag !== 0 || ws.expectedEveryDay) {
+      for (let t = a; t < stop; t++) e[t] = (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
+    }
   }
   return x;
 }
@@ -160,6 +273,8 @@ export const cw: DetectorImpl<'cw'> = {
   minHistory: () => 35,
   run: (input, p, ws) => {
     const count = weekBounds(input.dayIndex0, input.x.length, ws.bounds);
-    return comparePeriods(input, p, ws, count, 0);
+    return input.special === null
+      ? compareWeeksPlain(input, p, ws, count)
+      : comparePeriods(input, p, ws, count, 0);
   },
 };
