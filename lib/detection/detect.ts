@@ -146,6 +146,7 @@ export function runDetector(
       actual,
       expected: ws.expected,
       flags: ws.flags,
+      flagWords: ws.flagWords,
       special,
       total: input.totalValues,
       start: w.start,

@@ -10,6 +10,8 @@ export class Workspace {
   expected = new Float64Array(0);
   /** +1 positive, -1 negative, 0 not flagged. */
   flags = new Int8Array(0);
+  /** The flags' buffer as 32-bit words: four days per read when looking for flagged days. */
+  flagWords = new Int32Array(0);
   /** The series as baselines see it: flagged and special days replaced by their expected value. */
   clean = new Float64Array(0);
   /** All zeros: the actual values of missing days. */
@@ -42,7 +44,8 @@ export class Workspace {
     const cap = Math.max(n, Math.ceil(this.capacity * 1.5));
     this.capacity = cap;
     this.expected = new Float64Array(cap);
-    this.flags = new Int8Array(cap);
+    this.flags = new Int8Array(Math.ceil(cap / 4) * 4);
+    this.flagWords = new Int32Array(this.flags.buffer);
     this.clean = new Float64Array(cap);
     this.zeros = new Float64Array(cap);
     this.prefixA = new Float64Array(cap + 1);
