@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
-import type { AnomalyDraft } from '../detection/types';
+import type { AnomalyColumns } from '../detection/anomaly-columns';
 import { intArrayLiteral } from './series-reader';
 
 export const COLUMNS =
@@ -51,29 +51,44 @@ export async function stageRunIds(db: Database, schema: string): Promise<number[
   return [...new Set(ids.map(Number))];
 }
 
-const num = (x: number | null) => (x === null || !Number.isFinite(x) ? 'NULL' : String(x));
-const floats = (xs: Array<number | null>) => `{${xs.map(num).join(',')}}`;
-const texts = (xs: string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+const num = (x: number) => (Number.isFinite(x) ? String(x) : 'NULL');
+const floats = (xs: ArrayLike<number>) => `{${Array.prototype.map.call(xs, num).join(',')}}`;
+const texts = (xs: readonly string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 /** Appends anomalies (with their detector index) to the run's staging table. */
 export async function appendStage(
   db: Database,
   schema: string,
   runId: number,
-  anomalies: readonly AnomalyDraft[],
-  detectorIndex: readonly number[],
+  anomalies: AnomalyColumns,
 ): Promise<void> {
   const t = sql.raw(stageTable(schema, runId));
-  for (let from = 0; from < anomalies.length; from += CHUNK) {
-    const part = anomalies.slice(from, from + CHUNK);
-    const col = <T>(f: (a: AnomalyDraft) => T) => part.map(f);
+  const a = anomalies;
+  for (let from = 0; from < a.length; from += CHUNK) {
+    const to = Math.min(a.length, from + CHUNK);
+    const n = to - from;
+    const startDates: string[] = new Array(n);
+    const endDates: string[] = new Array(n);
+    const change = new Float64Array(n);
+    const changePct = new Float64Array(n);
+    const changeCum = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = from + k;
+      const d = a.draft(i);
+      startDates[k] = d.startDate;
+      endDates[k] = d.endDate;
+      change[k] = d.change;
+      changePct[k] = d.changePct ?? Number.NaN;
+      changeCum[k] = d.changeCum;
+    }
+    const results = a.positive.subarray(from, to);
     await db.rows(sql`INSERT INTO ${t} (${sql.raw(COLUMNS)})
-      SELECT * FROM unnest(${intArrayLiteral(col((a) => Number(a.seriesId)))}::int[], ${texts(col((a) => a.type))}::text[],
-        ${intArrayLiteral(detectorIndex.slice(from, from + CHUNK))}::smallint[], ${texts(col((a) => a.startDate))}::date[],
-        ${texts(col((a) => a.endDate))}::date[], ${intArrayLiteral(col((a) => a.duration))}::int[],
-        ${floats(col((a) => a.actualValue))}::float8[], ${floats(col((a) => a.predictedValue))}::float8[],
-        ${floats(col((a) => a.change))}::float8[], ${floats(col((a) => a.changePct))}::float8[],
-        ${floats(col((a) => a.changeCum))}::float8[], ${floats(col((a) => a.sharePct))}::float8[],
-        ${intArrayLiteral(col((a) => a.recurrence))}::int[], ${texts(col((a) => a.result))}::text[])`);
+      SELECT * FROM unnest(${intArrayLiteral(a.seriesIds.slice(from, to).map(Number))}::int[], ${texts(a.types.slice(from, to))}::text[],
+        ${intArrayLiteral(a.detector.subarray(from, to))}::smallint[], ${texts(startDates)}::date[],
+        ${texts(endDates)}::date[], ${intArrayLiteral(a.duration.subarray(from, to))}::int[],
+        ${floats(a.actual.subarray(from, to))}::float8[], ${floats(a.predicted.subarray(from, to))}::float8[],
+        ${floats(change)}::float8[], ${floats(changePct)}::float8[],
+        ${floats(changeCum)}::float8[], ${floats(a.sharePct.subarray(from, to))}::float8[],
+        ${intArrayLiteral(a.recurrence.subarray(from, to))}::int[], ${texts(Array.from(results, (r) => (r === 1 ? 'Positive' : 'Negative')))}::text[])`);
   }
 }

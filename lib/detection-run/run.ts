@@ -137,7 +137,7 @@ export async function writeShard(
   runId: number,
   result: ReturnType<typeof detectShardBlock>,
 ): Promise<void> {
-  await appendStage(db, plan.schema, runId, result.anomalies, result.detectorIndex);
+  await appendStage(db, plan.schema, runId, result.anomalies);
   if (plan.cross)
     await writeShardBaselines(
       db,

@@ -5,7 +5,8 @@
  */
 import { buildCardinalityBaseline, buildPeerBaseline } from '../detection/baselines';
 import { runDetector, seriesWindow } from '../detection/detect';
-import type { AnomalyDraft, DetectionContext, SeriesInput } from '../detection/types';
+import { AnomalyColumns } from '../detection/anomaly-columns';
+import type { DetectionContext, SeriesInput } from '../detection/types';
 import type { Workspace } from '../detection/workspace';
 import { peerWeeks, type ViewDetector } from './detectors';
 import type { Shard } from './layout';
@@ -41,9 +42,8 @@ export interface ShardBaselines {
 }
 
 export interface ShardResult {
-  anomalies: AnomalyDraft[];
-  /** detector_index of each anomaly. */
-  detectorIndex: number[];
+  /** The shard's anomalies; `detector` holds each one's detector_index. */
+  anomalies: AnomalyColumns;
   baselines: ShardBaselines;
 }
 
@@ -75,12 +75,12 @@ function run(
 ): void {
   const before = out.anomalies.length;
   runDetector(input, d.resolved, setup.ctx, w, setup.calendarFlags, setup.ws, out.anomalies);
-  for (let i = before; i < out.anomalies.length; i++) out.detectorIndex.push(d.index);
+  out.anomalies.tag(before, d.index);
 }
 
 /** Every anomaly of the shard's series (and the cardinality anomalies of their parents), plus the baselines used. */
 export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSetup): ShardResult {
-  const out: ShardResult = { anomalies: [], detectorIndex: [], baselines: { peer: [], cardinality: [] } };
+  const out: ShardResult = { anomalies: new AnomalyColumns(), baselines: { peer: [], cardinality: [] } };
   const rowDetectors = setup.detectors.filter((d) => d.resolved.type !== 'cardinality');
   const cardinality = setup.detectors.filter((d) => d.resolved.type === 'cardinality');
   const weeksList = [

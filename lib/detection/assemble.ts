@@ -2,10 +2,10 @@
  * Turns a detector's per-day flags into anomaly drafts: consecutive days with the same sign merge
  * into one anomaly, then mode, special dates and the volume guard decide what is reported.
  */
-import { fromEpochDay } from '../calendar/days';
 import { SUPPRESS_NEGATIVE, SUPPRESS_POSITIVE } from '../calendar/special-calendar';
 import type { CommonParams } from './params';
-import type { AnomalyDraft, AnomalyType, SeriesId } from './types';
+import { type AnomalyOut, makeDraft } from './anomaly-columns';
+import type { AnomalyType, SeriesId } from './types';
 
 export interface AssembleInput {
   seriesId: SeriesId;
@@ -35,24 +35,7 @@ export interface AssembleInput {
  * Appends the reported anomalies to `out`. Runs that end before scanFrom are not reported but
  * still count towards the recurrence of later ones; a run that crosses scanFrom is reported whole.
  */
-/**
- * Date strings of epoch days 0 .. 2^16 (1970 – 2149) made on first use: a shard formats the same
- * few hundred dates many times, and an indexed array is cheaper than a map.
- */
-const DATE_CACHE_DAYS = 65_536;
-const dateCache: string[] = [];
-function dateOf(epochDay: number): string {
-  if (epochDay < 0 || epochDay >= DATE_CACHE_DAYS) return fromEpochDay(epochDay);
-  if (dateCache.length === 0) for (let d = 0; d < DATE_CACHE_DAYS; d++) dateCache.push('');
-  let text = dateCache[epochDay];
-  if (text === '') {
-    text = fromEpochDay(epochDay);
-    dateCache[epochDay] = text;
-  }
-  return text;
-}
-
-export function assembleAnomalies(a: AssembleInput, out: AnomalyDraft[]): void {
+export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
   const { flags, expected, actual, values, total, special, end } = a;
   const words = flags.byteOffset === 0 && a.flagWords?.buffer === flags.buffer ? a.flagWords : undefined;
   const mode = a.params.mode;
@@ -113,26 +96,13 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyDraft[]): void {
       if (minVolume > 0 && Math.max(act, pred) / duration < minVolume) keep = false;
       if (keep) {
         if (stop > a.scanFrom) {
-          const change = act - pred;
+          const share = total !== undefined && all !== 0 ? (own / all) * 100 : null;
           const startDay = a.dayIndex0 + t;
-          const endDay = a.dayIndex0 + stop - 1;
-          out.push({
-            seriesId: a.seriesId,
-            type: a.code,
-            startDay,
-            endDay,
-            startDate: dateOf(startDay),
-            endDate: dateOf(endDay),
-            duration,
-            actualValue: act,
-            predictedValue: pred,
-            change,
-            changePct: pred !== 0 ? (change / Math.abs(pred)) * 100 : null,
-            changeCum: change * duration,
-            sharePct: total !== undefined && all !== 0 ? (own / all) * 100 : null,
-            recurrence,
-            result: positive ? 'Positive' : 'Negative',
-          });
+          if (Array.isArray(out))
+            out.push(
+              makeDraft(a.seriesId, a.code, startDay, duration, act, pred, share, recurrence, positive),
+            );
+          else out.add(a.seriesId, a.code, startDay, duration, act, pred, share, recurrence, positive);
         }
         recurrence++;
       }

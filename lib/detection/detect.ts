@@ -4,6 +4,7 @@
  */
 import { alignCalendar } from '../calendar/special-calendar';
 import { ValidationError } from '../shared/errors';
+import { AnomalyColumns, type AnomalyOut } from './anomaly-columns';
 import { assembleAnomalies } from './assemble';
 import type { DetectorImpl, RunInput } from './detector';
 import { type AnyDetectorParams, type DetectorType, resolveParams } from './params';
@@ -111,7 +112,7 @@ export function runDetector(
   w: SeriesWindow,
   calendarFlags: Uint8Array | null,
   ws: Workspace,
-  out: AnomalyDraft[],
+  out: AnomalyOut,
 ): Skip | null {
   const skip = skipReason(input, d, w);
   if (skip !== null) return skip;
@@ -196,15 +197,15 @@ export interface ShardInput {
   cardinality?: Float64Array;
 }
 
-/** All anomalies of a shard; rows are zero-copy views, the workspace is reused across rows. */
+/** All anomalies of a shard, as columns; rows are zero-copy views, the workspace is reused across rows. */
 export function detectShard(
   shard: ShardInput,
   detectors: readonly (DetectorConfig | ResolvedDetector)[],
   ctx: DetectionContext = {},
   ws: Workspace = sharedWorkspace,
-): AnomalyDraft[] {
+): AnomalyColumns {
   const resolved = resolveDetectors(detectors);
-  const out: AnomalyDraft[] = [];
+  const out = new AnomalyColumns();
   const n = shard.days;
   const calendar =
     ctx.calendar && resolved.some((d) => d.params.useSpecialDates)

@@ -125,7 +125,8 @@ describe('detection of one shard', () => {
     const [shard] = planShards([group(1, 1, [2, 3, 4])], 10);
     const out = detectShardBlock(shard, b, setup([{ type: 'dod' }, { type: 'peer' }]));
     const peer = out.anomalies
-      .map((a, i) => ({ ...a, index: out.detectorIndex[i] }))
+      .toDrafts()
+      .map((a, i) => ({ ...a, index: out.anomalies.detector[i] }))
       .filter((a) => a.type === 'Peer');
     expect(peer).toEqual([
       expect.objectContaining({
@@ -154,7 +155,7 @@ describe('detection of one shard', () => {
       b,
       setup([{ type: 'cardinality', params: { adaptAfterDays: 100 } }], total),
     );
-    expect(out.anomalies).toEqual([
+    expect(out.anomalies.toDrafts()).toEqual([
       expect.objectContaining({
         seriesId: 1,
         type: 'Cardinality',

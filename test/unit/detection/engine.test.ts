@@ -174,7 +174,7 @@ describe('shards', () => {
     const fromShard = detectShard(
       { dayIndex0: MONDAY, days: 60, seriesIds: ['a', 'b', 'c'], values },
       detectors,
-    );
+    ).toDrafts();
     const fromSeries = rows.flatMap((r, i) =>
       detectSeries({ seriesId: ['a', 'b', 'c'][i], dayIndex0: MONDAY, values: r }, detectors),
     );
