@@ -65,10 +65,13 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     f[t] = flag;
     const isSpecial = special !== null && special[t] !== 0;
     let rebuilt = false;
+    // The cleaned value of day t (what later profiles see).
+    let ct = exp;
     if (isSpecial) {
       // Explained days neither extend nor break a run and stay out of the profile.
       c[t] = exp;
     } else if (flag === 0) {
+      ct = xt;
       c[t] = xt;
       runSign = 0;
       runLength = 0;
@@ -95,19 +98,24 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       const from = Math.max(start, t - PROFILE_DAYS + 1);
       rebuildWeekSums(c, sum, cnt, from, t, weekdayOf(input.dayIndex0 + from));
     } else {
-      const ct = c[t];
+      // Day t enters the weekday's profile and the same weekday eight weeks before leaves it, in
+      // one update (NaN days were never in it).
+      let ds = 0;
+      let dn = 0;
       if (!Number.isNaN(ct)) {
-        sum[wd] += ct;
-        cnt[wd]++;
+        ds = ct;
+        dn = 1;
       }
       const old = t - PROFILE_DAYS;
       if (old >= start) {
         const co = c[old];
         if (!Number.isNaN(co)) {
-          sum[wd] -= co;
-          cnt[wd]--;
+          ds -= co;
+          dn--;
         }
       }
+      sum[wd] += ds;
+      cnt[wd] += dn;
     }
     wd = wd === 6 ? 0 : wd + 1;
   }
