@@ -35,6 +35,13 @@ export interface AssembleInput {
  * Appends the reported anomalies to `out`. Runs that end before scanFrom are not reported but
  * still count towards the recurrence of later ones; a run that crosses scanFrom is reported whole.
  */
+/** Day u's flag, or 0 where a special day explains it (gap and cardinality runs split there). */
+function signAt(flags: Int8Array, special: Uint8Array, u: number): number {
+  const f = flags[u];
+  if (f === 0) return 0;
+  return (special[u] & (f > 0 ? SUPPRESS_POSITIVE : SUPPRESS_NEGATIVE)) !== 0 ? 0 : f;
+}
+
 export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
   const { flags, expected, actual, values, total, special, end } = a;
   const words = flags.byteOffset === 0 && a.flagWords?.buffer === flags.buffer ? a.flagWords : undefined;
@@ -45,11 +52,6 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
   // Missing data (or values) on a special day is explained, the days around it are not: gaps and
   // cardinality runs split there instead of being suppressed whole.
   const split = (a.code === 'Gap' || a.code === 'Cardinality') && special !== null;
-  const signAt = (u: number) => {
-    const f = flags[u];
-    if (!split || f === 0) return f;
-    return (special[u] & (f > 0 ? SUPPRESS_POSITIVE : SUPPRESS_NEGATIVE)) !== 0 ? 0 : f;
-  };
   let t = a.start;
   while (t < end) {
     // Most days are not flagged: skip them four at a time where the flags are aligned words.
@@ -60,13 +62,13 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
       while (t < end && flags[t] === 0) t++;
       continue;
     }
-    const sign = split ? signAt(t) : flags[t];
+    const sign = split ? signAt(flags, special, t) : flags[t];
     if (sign === 0) {
       t++;
       continue;
     }
     let stop = t + 1;
-    while (stop < end && (split ? signAt(stop) : flags[stop]) === sign) stop++;
+    while (stop < end && (split ? signAt(flags, special, stop) : flags[stop]) === sign) stop++;
     const positive = sign > 0;
     let keep = mode === 'both' || (positive ? mode === 'positive' : mode === 'negative');
     if (keep && special !== null && !a.aggregate) {

@@ -21,8 +21,6 @@ export class Workspace {
   prefixB = new Float64Array(0);
   prefixC = new Float64Array(0);
   prefixD = new Float64Array(0);
-  /** Period boundaries (calendar months, quarters, weeks). */
-  bounds = new Int32Array(0);
   /** Per-weekday sums and counts. */
   weekSum = new Float64Array(7);
   weekCount = new Float64Array(7);
@@ -52,7 +50,6 @@ export class Workspace {
     this.prefixB = new Float64Array(cap + 1);
     this.prefixC = new Float64Array(cap + 1);
     this.prefixD = new Float64Array(cap + 1);
-    this.bounds = new Int32Array(Math.ceil(cap / 7) + 8);
     this.periodSum = new Float64Array((Math.ceil(cap / 7) + 8) * 7);
     this.periodCount = new Float64Array((Math.ceil(cap / 7) + 8) * 7);
   }

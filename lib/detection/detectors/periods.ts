@@ -41,6 +41,33 @@ function weekBounds(dayIndex0: number, n: number, out: Int32Array): number {
   }
 }
 
+/** Period starts of one calendar layout, kept while series of the same days follow each other. */
+interface Layout {
+  dayIndex0: number;
+  n: number;
+  count: number;
+  bounds: Int32Array;
+}
+
+const layouts = new Map<number, Layout>();
+
+/** Period starts for `months`-month periods (0: Monday-to-Sunday weeks), computed once per layout. */
+function periodBounds(dayIndex0: number, n: number, months: number): Layout {
+  let l = layouts.get(months);
+  if (l === undefined) {
+    l = { dayIndex0: Number.NaN, n: -1, count: 0, bounds: new Int32Array(0) };
+    layouts.set(months, l);
+  }
+  if (l.dayIndex0 !== dayIndex0 || l.n !== n) {
+    const need = Math.ceil(n / 7) + 8;
+    if (l.bounds.length < need) l.bounds = new Int32Array(need);
+    l.count = months === 0 ? weekBounds(dayIndex0, n, l.bounds) : monthBounds(dayIndex0, n, months, l.bounds);
+    l.dayIndex0 = dayIndex0;
+    l.n = n;
+  }
+  return l;
+}
+
 /**
  * Compares each period with its reference: `lag` periods back (1: the previous period, 12: the
  * same month a year before), or with lag 0 the four weeks before the period (cw, weekly periods).
@@ -51,13 +78,14 @@ function comparePeriods(
   input: RunInput,
   p: PercentChangeParams,
   ws: Workspace,
-  count: number,
+  layout: Layout,
   lag: number,
 ): Float64Array {
   const { x, special, start, end, dayIndex0 } = input;
   const e = ws.expected;
   const f = ws.flags;
-  const b = ws.bounds;
+  const b = layout.bounds;
+  const count = layout.count;
   const ps = ws.periodSum;
   const pc = ws.periodCount;
   const mean = ws.weekSum;
@@ -198,12 +226,13 @@ function compareWeeksPlain(
   input: RunInput,
   p: PercentChangeParams,
   ws: Workspace,
-  count: number,
+  layout: Layout,
 ): Float64Array {
   const { x, start, end } = input;
   const e = ws.expected;
   const f = ws.flags;
-  const b = ws.bounds;
+  const b = layout.bounds;
+  const count = layout.count;
   e.fill(Number.NaN, 0, end);
   f.fill(0, 0, end);
   ws.flagged = false;
@@ -239,8 +268,7 @@ export const mom: DetectorImpl<'mom'> = {
   aggregate: true,
   minHistory: () => 45,
   run: (input, p, ws) => {
-    const count = monthBounds(input.dayIndex0, input.x.length, 1, ws.bounds);
-    return comparePeriods(input, p, ws, count, 1);
+    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 1), 1);
   },
 };
 
@@ -250,8 +278,7 @@ export const qoq: DetectorImpl<'qoq'> = {
   aggregate: true,
   minHistory: () => 135,
   run: (input, p, ws) => {
-    const count = monthBounds(input.dayIndex0, input.x.length, 3, ws.bounds);
-    return comparePeriods(input, p, ws, count, 1);
+    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 3), 1);
   },
 };
 
@@ -261,8 +288,7 @@ export const mpy: DetectorImpl<'mpy'> = {
   aggregate: true,
   minHistory: () => 380,
   run: (input, p, ws) => {
-    const count = monthBounds(input.dayIndex0, input.x.length, 1, ws.bounds);
-    return comparePeriods(input, p, ws, count, 12);
+    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 1), 12);
   },
 };
 
@@ -272,9 +298,9 @@ export const cw: DetectorImpl<'cw'> = {
   aggregate: true,
   minHistory: () => 35,
   run: (input, p, ws) => {
-    const count = weekBounds(input.dayIndex0, input.x.length, ws.bounds);
+    const layout = periodBounds(input.dayIndex0, input.x.length, 0);
     return input.special === null
-      ? compareWeeksPlain(input, p, ws, count)
-      : comparePeriods(input, p, ws, count, 0);
+      ? compareWeeksPlain(input, p, ws, layout)
+      : comparePeriods(input, p, ws, layout, 0);
   },
 };
