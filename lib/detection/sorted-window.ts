@@ -1,13 +1,23 @@
 /**
- * A sliding window of the last `capacity` numbers kept sorted, for rolling medians and quantiles
- * without allocation: each push is a binary search plus a shift of at most `capacity` slots.
+ * A sliding window of the last `capacity` numbers for rolling quantiles and trimmed means without
+ * allocation. A push only writes a ring; the sorted copy is rebuilt when a query finds it stale.
+ * Keeping the values sorted on every push cost more than the rest of the spike detector, which
+ * asks for its noise scale on a few days in a hundred. Long windows, where a sort costs more than
+ * many sorted insertions, stay sorted on every push instead.
  */
+
+/** Windows longer than this stay sorted on every push. */
+const LAZY_MAX = 96;
+
 export class SortedWindow {
   private ring: Float64Array;
   private sorted: Float64Array;
-  private capacity = 0;
+  private capacity = 1;
   private head = 0;
   size = 0;
+  /** The sorted copy no longer matches the ring. */
+  private stale = false;
+  private eager = false;
 
   constructor(maxCapacity = 64) {
     this.ring = new Float64Array(maxCapacity);
@@ -23,43 +33,45 @@ export class SortedWindow {
     this.capacity = Math.max(1, capacity);
     this.head = 0;
     this.size = 0;
-    this.total = 0;
-    this.sinceExact = 0;
+    this.stale = false;
+    this.eager = this.capacity > LAZY_MAX;
   }
 
   push(value: number): void {
     if (this.size === this.capacity) {
       const old = this.ring[this.head];
-      this.total -= old;
       this.ring[this.head] = value;
       this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
-      this.replaceSorted(old, value);
+      if (this.eager) this.replaceSorted(old, value);
     } else {
       let slot = this.head + this.size;
       if (slot >= this.capacity) slot -= this.capacity;
       this.ring[slot] = value;
       this.size++;
-      this.insertSorted(value);
+      if (this.eager) this.insertSorted(value);
     }
-    this.addTotal(value);
+    if (!this.eager) this.stale = true;
   }
 
   /** Removes the `count` most recently pushed values (older evicted values do not come back). */
   popNewest(count: number): void {
     const k = Math.min(count, this.size);
     for (let i = 0; i < k; i++) {
-      let slot = this.head + this.size - 1;
-      if (slot >= this.capacity) slot -= this.capacity;
-      this.total -= this.ring[slot];
-      this.removeSorted(this.ring[slot]);
+      if (this.eager) {
+        let slot = this.head + this.size - 1;
+        if (slot >= this.capacity) slot -= this.capacity;
+        this.removeSorted(this.ring[slot]);
+      }
       this.size--;
     }
+    if (k > 0 && !this.eager) this.stale = true;
   }
 
   /** Linear-interpolated quantile, q in 0..1; NaN when empty. */
   quantile(q: number): number {
     const n = this.size;
     if (n === 0) return Number.NaN;
+    if (this.stale) this.sort();
     const pos = q * (n - 1);
     const lo = Math.floor(pos);
     const frac = pos - lo;
@@ -71,45 +83,22 @@ export class SortedWindow {
   lowerMean(fraction: number): number {
     const n = this.size;
     if (n === 0) return Number.NaN;
+    if (this.stale) this.sort();
     const k = Math.max(1, Math.floor(n * fraction));
-    // Total minus the few largest values: fewer additions than summing the kept ones.
-    let top = 0;
-    for (let i = k; i < n; i++) top += this.sorted[i];
-    return (this.total - top) / k;
+    let sum = 0;
+    for (let i = 0; i < k; i++) sum += this.sorted[i];
+    return sum / k;
   }
 
-  /** Sum of the values in the window. */
-  total = 0;
-  private sinceExact = 0;
-
-  private addTotal(delta: number): void {
-    this.total += delta;
-    // A running sum drifts when large values come and go; recompute it exactly now and then.
-    if (++this.sinceExact >= 4 * this.capacity) {
-      let sum = 0;
-      for (let i = 0; i < this.size; i++) sum += this.sorted[i];
-      this.total = sum;
-      this.sinceExact = 0;
-    }
+  private sort(): void {
+    sortRing(this.ring, this.head, this.size, this.capacity, this.sorted);
+    this.stale = false;
   }
 
-  private lowerBound(value: number): number {
-    let lo = 0;
-    let hi = this.size;
-    const s = this.sorted;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (s[mid] < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
+  /** Inserts the value just appended to the ring (size already counts it). */
   private insertSorted(value: number): void {
-    // size already counts the new value when called from push.
-    const n = this.size - 1;
     const s = this.sorted;
-    let i = n;
+    let i = this.size - 1;
     while (i > 0 && s[i - 1] > value) {
       s[i] = s[i - 1];
       i--;
@@ -117,19 +106,12 @@ export class SortedWindow {
     s[i] = value;
   }
 
-  /**
-   * Evicts `old` and inserts `value` in one pass: only the slots between the two positions move,
-   * about a third of the window on average instead of a whole window for a removal plus an insertion.
-   */
+  /** Evicts `old` and inserts `value` in one pass: only the slots between the two positions move. */
   private replaceSorted(old: number, value: number): void {
     const s = this.sorted;
     const n = this.size;
-    let i = this.lowerBound(old);
-    if (i >= n || s[i] !== old) {
-      i = 0;
-      while (i < n && s[i] !== old) i++;
-      if (i === n) i = n - 1; // not found (cannot happen for finite values): overwrite the largest
-    }
+    let i = this.indexOf(old);
+    if (i < 0) i = n - 1; // not found (cannot happen for numbers): overwrite the largest
     if (value > s[i]) {
       while (i + 1 < n && s[i + 1] < value) {
         s[i] = s[i + 1];
@@ -144,16 +126,54 @@ export class SortedWindow {
     s[i] = value;
   }
 
+  /** Removes one copy of value (size still counts it). */
   private removeSorted(value: number): void {
     const s = this.sorted;
     const n = this.size;
-    let i = this.lowerBound(value);
-    if (i >= n || s[i] !== value) {
-      // NaN or -0/+0 mismatch cannot happen for the finite values we push; fall back to a scan.
-      i = 0;
-      while (i < n && s[i] !== value) i++;
-      if (i === n) return;
-    }
+    const i = this.indexOf(value);
+    if (i < 0) return;
     for (let j = i; j < n - 1; j++) s[j] = s[j + 1];
+  }
+
+  private indexOf(value: number): number {
+    const s = this.sorted;
+    const n = this.size;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid] < value) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < n && s[lo] === value) return lo;
+    // Missed by the search (only NaN would be): scan.
+    for (let i = 0; i < n; i++) if (s[i] === value) return i;
+    return -1;
+  }
+}
+
+/** Writes the `size` values of a ring starting at `head` to `out`, sorted ascending. */
+export function sortRing(
+  ring: Float64Array,
+  head: number,
+  size: number,
+  capacity: number,
+  out: Float64Array,
+): void {
+  if (size > 96) {
+    // Insertion sort is quadratic: long windows go to the native sort.
+    for (let i = 0, slot = head; i < size; i++, slot = slot + 1 === capacity ? 0 : slot + 1)
+      out[i] = ring[slot];
+    out.subarray(0, size).sort();
+    return;
+  }
+  for (let i = 0, slot = head; i < size; i++, slot = slot + 1 === capacity ? 0 : slot + 1) {
+    const v = ring[slot];
+    let j = i;
+    while (j > 0 && out[j - 1] > v) {
+      out[j] = out[j - 1];
+      j--;
+    }
+    out[j] = v;
   }
 }

@@ -39,11 +39,14 @@ function runCross(
   const weeks = weeksOf(p.window);
   const span = weeks * 7;
   const frac = p.percentualChange / 100;
+  const adaptAfter = p.adaptAfterDays;
   tracker.reset();
-  for (let t = start; t < end; t++) {
+  const warmEnd = Math.min(end, start + span);
+  for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : actual[t];
+  for (let t = warmEnd; t < end; t++) {
     const at = actual[t];
     const isSpecial = special !== null && special[t] !== 0;
-    if (t - span < start || Number.isNaN(at)) {
+    if (Number.isNaN(at)) {
       c[t] = isSpecial ? Number.NaN : at;
       continue;
     }
@@ -53,12 +56,26 @@ function runCross(
     let sumC = 0;
     let sumP = 0;
     let used = 0;
-    for (let k = 1, u = t - 7; k <= weeks; k++, u -= 7) {
-      const cu = c[u];
-      if (Number.isNaN(cu)) continue;
-      sumC += cu;
-      used++;
-      if (kind === KIND_MIX) sumP += (aux as Float64Array)[u];
+    // The same weekday over the last weeks (all at or after start here); one loop per kind, so
+    // that the common one carries no parent sum.
+    if (kind === KIND_MIX) {
+      const parent = aux as Float64Array;
+      for (let u = t - 7, stop = t - span; u >= stop; u -= 7) {
+        const cu = c[u];
+        if (!Number.isNaN(cu)) {
+          sumC += cu;
+          sumP += parent[u];
+          used++;
+        }
+      }
+    } else {
+      for (let u = t - 7, stop = t - span; u >= stop; u -= 7) {
+        const cu = c[u];
+        if (!Number.isNaN(cu)) {
+          sumC += cu;
+          used++;
+        }
+      }
     }
     if (used > 0) {
       if (kind === KIND_PEER) {
@@ -84,7 +101,8 @@ function runCross(
     e[t] = exp;
     f[t] = flag;
     c[t] = cleanValue(at, exp, flag, isSpecial);
-    if (tracker.step(flag, t, p.adaptAfterDays, isSpecial)) {
+    // A quiet day outside a run leaves the tracker as it is: skip the call.
+    if ((flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial)) {
       relevel(c, actual, e, tracker.start, t, span, start, special);
       tracker.reset();
     } else if (flag !== 0 && !isSpecial && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {

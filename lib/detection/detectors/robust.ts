@@ -6,7 +6,7 @@
  */
 import type { DetectorImpl, RunInput } from '../detector';
 import { cleanValue, cleanWarmup, RunTracker, relevel, relevelWeekday, sameWeekdayMean } from '../kernels';
-import type { SortedWindow } from '../sorted-window';
+import { QuartileWindow } from '../quartile-window';
 import type { DtParams, SpikeParams } from '../params';
 import type { Workspace } from '../workspace';
 
@@ -19,6 +19,7 @@ const MIN_RELATIVE_SCALE = 0.01;
 const TRIM = 0.75;
 const TRIMMED_MEAN_TO_SIGMA = 1 / 0.5147;
 const tracker = new RunTracker();
+const quartiles = new QuartileWindow(64);
 
 const WARMUP_THRESHOLD = 3.5;
 const WARMUP_MIN_REL = 0.2;
@@ -35,7 +36,7 @@ function warmUp(
   threshold: number,
   minRel: number,
   special: Uint8Array | null,
-  win: SortedWindow,
+  win: { push(value: number): void },
   relative: boolean,
 ): void {
   cleanWarmup(c, x, start, stop, threshold, minRel, special);
@@ -49,6 +50,23 @@ function warmUp(
   }
 }
 
+/**
+ * sameWeekdayMean for a day whose whole span lies at or after the series start: the same sum in
+ * the same order, without the per-week start test.
+ */
+function recentMean(c: Float64Array, t: number, span: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let u = t - 7, stop = t - span; u >= stop; u -= 7) {
+    const v = c[u];
+    if (!Number.isNaN(v)) {
+      sum += v;
+      count++;
+    }
+  }
+  return count === 0 ? Number.NaN : sum / count;
+}
+
 function weeksOf(window: number): number {
   return Math.max(1, Math.round(window / 7));
 }
@@ -58,8 +76,6 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   const e = ws.expected;
   const f = ws.flags;
   const c = ws.clean;
-  e.fill(Number.NaN, 0, end);
-  f.fill(0, 0, end);
   const weeks = weeksOf(p.window);
   const span = weeks * 7;
   const win = ws.window;
@@ -67,15 +83,17 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   const minScores = Math.ceil(span / 2);
   const threshold = p.threshold;
   const minRel = p.minChangePct / 100;
+  const adaptAfter = p.adaptAfterDays;
   tracker.reset();
-  for (let t = start; t < end; t++) {
+  // Every day after the warm-up gets its expected value and flag in the loop.
+  const warmEnd = Math.min(end, start + span);
+  e.fill(Number.NaN, 0, warmEnd);
+  f.fill(0, 0, warmEnd);
+  for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : x[t];
+  if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
+  for (let t = warmEnd; t < end; t++) {
     const xt = x[t];
-    if (t - span < start) {
-      c[t] = special !== null && special[t] !== 0 ? Number.NaN : xt;
-      continue;
-    }
-    if (t - span === start) warmUp(c, x, start, t, threshold, minRel, special, win, false);
-    const exp = sameWeekdayMean(c, t, weeks, start);
+    const exp = recentMean(c, t, span);
     const isSpecial = special !== null && special[t] !== 0;
     const r = xt - exp;
     let flag = 0;
@@ -92,7 +110,8 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     f[t] = flag;
     c[t] = cleanValue(xt, exp, flag, isSpecial);
     if (!isSpecial && !Number.isNaN(r)) win.push(Math.abs(r));
-    const accept = tracker.step(flag, t, p.adaptAfterDays, isSpecial);
+    // A quiet day outside a run leaves the tracker as it is: skip the call.
+    const accept = (flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial);
     if (flag !== 0 && !isSpecial && !Number.isNaN(r)) tracker.pushes++;
     if (accept) {
       relevel(c, x, e, tracker.start, t, span, start, special);
@@ -110,35 +129,28 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   const e = ws.expected;
   const f = ws.flags;
   const c = ws.clean;
-  e.fill(Number.NaN, 0, end);
-  f.fill(0, 0, end);
   const weeks = weeksOf(p.window);
   const span = weeks * 7;
-  const win = ws.window;
-  win.reset(span);
+  const win = quartiles;
+  win.reset(span, p.sensitivity, MIN_RELATIVE_SCALE);
   const minScores = Math.ceil(span / 2);
-  const k = p.sensitivity;
+  const adaptAfter = p.adaptAfterDays;
   tracker.reset();
-  for (let t = start; t < end; t++) {
+  // Every day after the warm-up gets its expected value and flag in the loop.
+  const warmEnd = Math.min(end, start + span);
+  e.fill(Number.NaN, 0, warmEnd);
+  f.fill(0, 0, warmEnd);
+  for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : x[t];
+  if (warmEnd < end) warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
+  for (let t = warmEnd; t < end; t++) {
     const xt = x[t];
     const isSpecial = special !== null && special[t] !== 0;
-    if (t - span < start) {
-      c[t] = isSpecial ? Number.NaN : xt;
-      continue;
-    }
-    if (t - span === start) warmUp(c, x, start, t, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
-    const exp = sameWeekdayMean(c, t, weeks, start);
+    const exp = recentMean(c, t, span);
     let flag = 0;
     let rel = Number.NaN;
     if (exp > 0) {
       rel = xt / exp - 1;
-      if (win.size >= minScores) {
-        const q1 = win.quantile(0.25);
-        const q3 = win.quantile(0.75);
-        let iqr = q3 - q1;
-        if (iqr < MIN_RELATIVE_SCALE) iqr = MIN_RELATIVE_SCALE;
-        flag = rel > q3 + k * iqr ? 1 : rel < q1 - k * iqr ? -1 : 0;
-      }
+      if (win.size >= minScores) flag = win.flag(rel);
     }
     e[t] = exp;
     f[t] = flag;
@@ -148,7 +160,8 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
       win.push(rel);
       pushed = 1;
     }
-    const accept = tracker.step(flag, t, p.adaptAfterDays, isSpecial);
+    // A quiet day outside a run leaves the tracker as it is: skip the call.
+    const accept = (flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial);
     if (flag !== 0) tracker.pushes += pushed;
     if (accept) {
       relevel(c, x, e, tracker.start, t, span, start, special);
