@@ -137,10 +137,23 @@ export function relevelWeekday(
 const warmScratch = new Float64Array(512);
 const warmMedian = new Float64Array(7);
 
+/** Median of values[0..k) (reordered in place): an insertion sort for the few values of a warm-up. */
 function medianOf(values: Float64Array, k: number): number {
   if (k === 0) return Number.NaN;
-  const s = values.subarray(0, k).sort();
-  return k % 2 === 1 ? s[(k - 1) >> 1] : (s[k / 2 - 1] + s[k / 2]) / 2;
+  if (k > 64) {
+    values.subarray(0, k).sort();
+  } else {
+    for (let i = 1; i < k; i++) {
+      const v = values[i];
+      let j = i - 1;
+      while (j >= 0 && values[j] > v) {
+        values[j + 1] = values[j];
+        j--;
+      }
+      values[j + 1] = v;
+    }
+  }
+  return k % 2 === 1 ? values[(k - 1) >> 1] : (values[k / 2 - 1] + values[k / 2]) / 2;
 }
 
 /**
