@@ -132,8 +132,20 @@ export class QuartileWindow {
     const l3 = this.l3;
     const n = this.counts;
     // Quartile ranks l and l + 1 inside the bracket: count(< lo) <= l and count(<= hi) >= l + 2.
-    if (n[0] > l1 || n[1] < l1 + 2) this.rebracket(0, l1);
-    if (n[2] > l3 || n[3] < l3 + 2) this.rebracket(2, l3);
+    // A value inside both fences is told by the inner pivots alone (hi1, lo3): the outer ones are
+    // checked only for the few values that are not, which saves most rebrackets.
+    if (n[1] < l1 + 2) this.rebracket(0, l1);
+    if (n[2] > l3) this.rebracket(2, l3);
+    const f = this.fences;
+    if (value <= f[0] && value >= f[1]) return 0;
+    return this.outerFlag(value);
+  }
+
+  /** flag for a value not inside the fences' inner bounds: the outer pivots must bracket too. */
+  private outerFlag(value: number): number {
+    const n = this.counts;
+    if (n[0] > this.l1) this.rebracket(0, this.l1);
+    if (n[3] < this.l3 + 2) this.rebracket(2, this.l3);
     const f = this.fences;
     if (value <= f[0] && value >= f[1]) return 0;
     if (value > f[2]) return 1;

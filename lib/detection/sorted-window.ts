@@ -90,6 +90,19 @@ export class SortedWindow {
     return sum / k;
   }
 
+  /**
+   * Mean of all values; NaN when empty. For non-negative values it is never below lowerMean (which
+   * leaves out the largest), and it costs no sort: a bound that settles most spike decisions.
+   */
+  mean(): number {
+    const n = this.size;
+    if (n === 0) return Number.NaN;
+    let sum = 0;
+    for (let i = 0, slot = this.head; i < n; i++, slot = slot + 1 === this.capacity ? 0 : slot + 1)
+      sum += this.ring[slot];
+    return sum / n;
+  }
+
   private sort(): void {
     sortRing(this.ring, this.head, this.size, this.capacity, this.sorted);
     this.stale = false;

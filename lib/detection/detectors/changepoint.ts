@@ -6,14 +6,18 @@
  * its own noise estimate instead of passing for a shift. The best-scoring day of each run of
  * qualifying days is the change point; the anomaly covers the segment after it.
  */
-import type { DetectorImpl } from '../detector';
-import { weekdayOf } from '../kernels';
+import type { DetectorImpl, RunInput } from '../detector';
+import { segmentMeans, segmentSums, shiftPasses } from '../segment-sums';
+import type { Workspace } from '../workspace';
 
 const MEAN_ABS_TO_SIGMA = 1.2533;
 
 export function segmentDays(minSegment: number): number {
   return Math.max(14, Math.round(minSegment / 7) * 7);
 }
+
+/** The days that pass the size test (see segmentMeans); grown on demand. */
+let candidates = new Int32Array(1024);
 
 export const changepoint: DetectorImpl<'changepoint'> = {
   type: 'changepoint',
@@ -27,108 +31,35 @@ export const changepoint: DetectorImpl<'changepoint'> = {
     e.fill(Number.NaN, 0, end);
     f.fill(0, 0, end);
     const m = segmentDays(p.minSegment);
-    const sumX = ws.prefixA;
-    const cntX = ws.prefixB;
-    const sumD = ws.prefixC;
-    const cntD = ws.prefixD;
     // Divide out the weekday profile so that segments missing some (special) days stay comparable.
-    const profile = ws.weekSum;
-    const days = ws.weekCount;
-    profile.fill(0);
-    days.fill(0);
-    const wd0 = weekdayOf(input.dayIndex0 + start);
-    let total = 0;
-    let totalDays = 0;
-    for (let u = start, wd = wd0; u < end; u++, wd = wd === 6 ? 0 : wd + 1) {
-      if (special !== null && special[u] !== 0) continue;
-      profile[wd] += x[u];
-      days[wd]++;
-      total += x[u];
-      totalDays++;
-    }
-    const overall = totalDays > 0 ? total / totalDays : 0;
-    for (let w = 0; w < 7; w++) {
-      const mean = days[w] > 0 ? profile[w] / days[w] : 0;
-      profile[w] = mean > 0 && overall > 0 ? overall / mean : 1;
-    }
-    sumX[start] = 0;
-    cntX[start] = 0;
-    sumD[start] = 0;
-    cntD[start] = 0;
-    let sx = 0;
-    let sd = 0;
-    let nd = 0;
-    if (special === null) {
-      // The common case without a calendar, without its per-day tests.
-      for (let u = start, wd = wd0; u < end; u++, wd = wd === 6 ? 0 : wd + 1) {
-        const w = profile[wd];
-        const xu = x[u];
-        sx += xu * w;
-        sumX[u + 1] = sx;
-        cntX[u + 1] = u + 1 - start;
-        if (u - 7 >= start) {
-          sd += Math.abs(xu - x[u - 7]) * w;
-          nd++;
-        }
-        sumD[u + 1] = sd;
-        cntD[u + 1] = nd;
-      }
-    } else {
-      let nx = 0;
-      for (let u = start, wd = wd0; u < end; u++, wd = wd === 6 ? 0 : wd + 1) {
-        const ok = special[u] === 0;
-        if (ok) {
-          sx += x[u] * profile[wd];
-          nx++;
-          if (u - 7 >= start && special[u - 7] === 0) {
-            sd += Math.abs(x[u] - x[u - 7]) * profile[wd];
-            nd++;
-          }
-        }
-        sumX[u + 1] = sx;
-        cntX[u + 1] = nx;
-        sumD[u + 1] = sd;
-        cntD[u + 1] = nd;
-      }
-    }
+    segmentSums(input, ws);
+    const means = ws.clean;
     const threshold = p.threshold;
     const minRel = p.minChangePct / 100;
+    if (candidates.length < end) candidates = new Int32Array(end);
+    const counts = special === null ? null : ws.prefixB;
+    const nc = segmentMeans(ws.prefixA, counts, start, end, m, minRel, means, candidates);
+    let next = 0;
     let bestT = -1;
     let bestZ = 0;
     let bestM1 = 0;
     let bestM2 = 0;
-    const emit = () => {
-      const sign = bestZ > 0 ? 1 : -1;
-      const stop = Math.min(bestT + m, end);
-      const scale = bestM2 !== 0 ? bestM1 / bestM2 : Number.NaN;
-      for (let u = bestT; u < stop; u++) {
-        f[u] = sign;
-        if (special === null || special[u] === 0) e[u] = !Number.isNaN(scale) ? x[u] * scale : bestM1;
-      }
-    };
+    ws.flagged = false;
+    const last = end - m;
     let t = start + m;
-    while (t <= end - m) {
-      const n1 = cntX[t] - cntX[t - m];
-      const n2 = cntX[t + m] - cntX[t];
-      let qualifies = false;
-      let z = 0;
-      let m1 = 0;
-      let m2 = 0;
-      if (n1 > 0 && n2 > 0) {
-        m1 = (sumX[t] - sumX[t - m]) / n1;
-        m2 = (sumX[t + m] - sumX[t]) / n2;
-        const shift = Math.abs(m2 - m1);
-        // Most days fail the size test: the noise and z-score are needed only for those that pass.
-        if (m1 === 0 ? shift > 0 : shift >= minRel * Math.abs(m1)) {
-          const dCount = cntD[t] - cntD[t - m + 7] + cntD[t + m] - cntD[t + 7];
-          const dSum = sumD[t] - sumD[t - m + 7] + sumD[t + m] - sumD[t + 7];
-          let sigma = dCount > 0 ? (MEAN_ABS_TO_SIGMA * dSum) / dCount / Math.SQRT2 : 0;
-          const floor = 0.01 * Math.abs(m1) + 1e-9;
-          if (sigma < floor) sigma = floor;
-          z = (m2 - m1) / (sigma * Math.sqrt(1 / n1 + 1 / n2));
-          qualifies = Math.abs(z) >= threshold;
-        }
+    while (t <= last) {
+      // Outside a run a day that fails the size test changes nothing: go to the next that passes.
+      if (bestT < 0) {
+        while (next < nc && candidates[next] < t) next++;
+        if (next === nc) break;
+        t = candidates[next];
       }
+      const m1 = means[t - m];
+      const m2 = means[t];
+      // Inside a run, a day that fails the size test ends it.
+      const passes = shiftPasses(m1, m2, minRel);
+      const z = passes ? zScore(t, m, m1, m2, special !== null, ws) : 0;
+      const qualifies = passes && Math.abs(z) >= threshold;
       if (qualifies && (bestT < 0 || z > 0 === bestZ > 0)) {
         if (bestT < 0 || Math.abs(z) > Math.abs(bestZ)) {
           bestT = t;
@@ -140,7 +71,8 @@ export const changepoint: DetectorImpl<'changepoint'> = {
         continue;
       }
       if (bestT >= 0) {
-        emit();
+        emit(input, e, f, bestT, bestT + m, bestZ, bestM1, bestM2);
+        ws.flagged = true;
         // The next change needs a full segment after this one.
         t = Math.max(t, bestT + m);
         bestT = -1;
@@ -148,7 +80,50 @@ export const changepoint: DetectorImpl<'changepoint'> = {
       }
       t++;
     }
-    if (bestT >= 0) emit();
+    if (bestT >= 0) {
+      emit(input, e, f, bestT, bestT + m, bestZ, bestM1, bestM2);
+      ws.flagged = true;
+    }
     return x;
   },
 };
+
+/**
+ * The shift's z-score at t: the difference of the segment means over the noise, which comes from
+ * the week-over-week differences inside both segments (their prefix sums from segmentSums).
+ */
+function zScore(t: number, m: number, m1: number, m2: number, withSpecial: boolean, ws: Workspace): number {
+  const cntX = ws.prefixB;
+  const sumD = ws.prefixC;
+  const cntD = ws.prefixD;
+  // Without special days every segment is full: these are the counts the prefix counts would give.
+  const n1 = withSpecial ? cntX[t] - cntX[t - m] : m;
+  const n2 = withSpecial ? cntX[t + m] - cntX[t] : m;
+  const dCount = withSpecial ? cntD[t] - cntD[t - m + 7] + cntD[t + m] - cntD[t + 7] : 2 * (m - 7);
+  const dSum = sumD[t] - sumD[t - m + 7] + sumD[t + m] - sumD[t + 7];
+  let sigma = dCount > 0 ? (MEAN_ABS_TO_SIGMA * dSum) / dCount / Math.SQRT2 : 0;
+  const floor = 0.01 * Math.abs(m1) + 1e-9;
+  if (sigma < floor) sigma = floor;
+  return (m2 - m1) / (sigma * Math.sqrt(1 / n1 + 1 / n2));
+}
+
+/** Flags days [from, to) with the sign of z; their expected values are scaled to the level before. */
+function emit(
+  input: RunInput,
+  e: Float64Array,
+  f: Int8Array,
+  from: number,
+  to: number,
+  z: number,
+  m1: number,
+  m2: number,
+): void {
+  const { x, special } = input;
+  const sign = z > 0 ? 1 : -1;
+  const stop = Math.min(to, input.end);
+  const scale = m2 !== 0 ? m1 / m2 : Number.NaN;
+  for (let u = from; u < stop; u++) {
+    f[u] = sign;
+    if (special === null || special[u] === 0) e[u] = !Number.isNaN(scale) ? x[u] * scale : m1;
+  }
+}

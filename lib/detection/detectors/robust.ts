@@ -7,6 +7,7 @@
 import type { DetectorImpl, RunInput } from '../detector';
 import { cleanValue, cleanWarmup, RunTracker, relevel, relevelWeekday, sameWeekdayMean } from '../kernels';
 import { QuartileWindow } from '../quartile-window';
+import type { SortedWindow } from '../sorted-window';
 import type { DtParams, SpikeParams } from '../params';
 import type { Workspace } from '../workspace';
 
@@ -52,9 +53,21 @@ function warmUp(
 
 /**
  * sameWeekdayMean for a day whose whole span lies at or after the series start: the same sum in
- * the same order, without the per-week start test.
+ * the same order. NaN marks a cleaned value left out; it is rare, so the values are summed without
+ * a test first (four weeks a step) and only a NaN sum, which any NaN value gives, takes the
+ * careful loop.
  */
 function recentMean(c: Float64Array, t: number, span: number): number {
+  const stop = t - span;
+  let sum = 0;
+  let u = t - 7;
+  for (; u - 21 >= stop; u -= 28) sum = sum + c[u] + c[u - 7] + c[u - 14] + c[u - 21];
+  for (; u >= stop; u -= 7) sum += c[u];
+  if (!Number.isNaN(sum)) return sum / (span / 7);
+  return meanSkippingNaN(c, t, span);
+}
+
+function meanSkippingNaN(c: Float64Array, t: number, span: number): number {
   let sum = 0;
   let count = 0;
   for (let u = t - 7, stop = t - span; u >= stop; u -= 7) {
@@ -69,6 +82,23 @@ function recentMean(c: Float64Array, t: number, span: number): number {
 
 function weeksOf(window: number): number {
   return Math.max(1, Math.round(window / 7));
+}
+
+/**
+ * The spike flag of residual r: its z-score against the noise scale of the window's absolute
+ * residuals. The scale's trimmed mean needs a sorted window, but it is at most the plain mean, so
+ * a residual beyond the threshold even at the scale that mean gives (less a margin for rounding) is
+ * a spike without sorting: that settles most of the big changes that reach this test.
+ */
+function spikeFlag(r: number, exp: number, win: SortedWindow, threshold: number): number {
+  const floor = MIN_RELATIVE_SCALE * Math.abs(exp);
+  const most = Math.max(TRIMMED_MEAN_TO_SIGMA * win.mean() * (1 + 1e-9), floor, 1e-9);
+  if (Math.abs(r) > threshold * most * (1 + 1e-9)) return r > 0 ? 1 : -1;
+  let scale = TRIMMED_MEAN_TO_SIGMA * win.lowerMean(TRIM);
+  if (scale < floor) scale = floor;
+  if (scale < 1e-9) scale = 1e-9;
+  const z = r / scale;
+  return z > threshold ? 1 : z < -threshold ? -1 : 0;
 }
 
 function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array {
@@ -98,14 +128,8 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     const r = xt - exp;
     let flag = 0;
     // The noise scale is needed only for a change big enough to count (most days are not).
-    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
-      let scale = TRIMMED_MEAN_TO_SIGMA * win.lowerMean(TRIM);
-      const floor = MIN_RELATIVE_SCALE * Math.abs(exp);
-      if (scale < floor) scale = floor;
-      if (scale < 1e-9) scale = 1e-9;
-      const z = r / scale;
-      flag = z > threshold ? 1 : z < -threshold ? -1 : 0;
-    }
+    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp))
+      flag = spikeFlag(r, exp, win, threshold);
     e[t] = exp;
     f[t] = flag;
     c[t] = cleanValue(xt, exp, flag, isSpecial);

@@ -28,6 +28,16 @@ describe('changepoint', () => {
     expect(anomalies.map((a) => [a.startDate, a.result])).toEqual([[dateOf(70), 'Negative']]);
   });
 
+  it('finds a shift and its return, each once', () => {
+    const values = flat(210, 100);
+    values.fill(150, 70, 140);
+    const anomalies = detectSeries(series(noisy(values)), [{ type: 'changepoint' }]);
+    expect(anomalies.map((a) => [a.startDate, a.result])).toEqual([
+      [dateOf(70), 'Positive'],
+      [dateOf(140), 'Negative'],
+    ]);
+  });
+
   it('does not mistake a one-day spike for a change of level', () => {
     const values = withDays(noisy(flat(140, 100)), { 70: 300 });
     expect(detectSeries(series(values), [{ type: 'changepoint' }])).toEqual([]);

@@ -102,6 +102,25 @@ describe('quartile window against a plain sorted copy', () => {
     );
   });
 
+  it('flags right after a long drift judged only by values inside the fences', () => {
+    // Inside values need only the inner pivots: the outer ones drift out of place unchecked until
+    // a value near a fence asks for them.
+    const w = new QuartileWindow(64);
+    w.reset(56, 3, 0.01);
+    const ref: number[] = [];
+    for (let t = 0; t < 400; t++) {
+      const v = t / 100 + ((t * 37) % 11) / 100;
+      if (ref.length >= 28) expect(w.flag(v)).toBe(0);
+      w.push(v);
+      ref.push(v);
+      if (ref.length > 56) ref.shift();
+    }
+    const fence = upperFence(ref, 3, 0.01);
+    for (const probe of [fence, fence + 1e-9, -fence, ref[0] - 10]) {
+      expect(w.flag(probe)).toBe(reference(ref, probe, 3, 0.01));
+    }
+  });
+
   it('flags the same values over a long drifting series (pivots re-placed many times)', () => {
     const w = new QuartileWindow(64);
     w.reset(56, 3, 0.01);

@@ -37,6 +37,16 @@ describe('spike', () => {
     expect(detectSeries(series(values), [{ type: 'spike' }])).toEqual([]);
   });
 
+  it('judges a change by the trimmed noise when an earlier spike inflates the window', () => {
+    // ±6 % noise: residuals of 6, and one of 100 from the spike on day 50. At day 62 the plain
+    // mean of the residuals would put the band near 64; the trimmed noise puts it near 41.
+    const withChange = (value: number) => withDays(noisy(flat(100, 100), 6), { 50: 200, 62: value });
+    const days = (value: number) =>
+      detectSeries(series(withChange(value)), [{ type: 'spike' }]).map((a) => a.startDate);
+    expect(days(145)).toEqual([dateOf(50), dateOf(62)]);
+    expect(days(135)).toEqual([dateOf(50)]);
+  });
+
   it('needs `window` days of history before it judges', () => {
     const values = withDays(noisy(flat(80, 100)), { 20: 200 });
     expect(detectSeries(series(values), [{ type: 'spike' }])).toEqual([]);

@@ -20,6 +20,25 @@ describe('sorted window', () => {
     expect(w.lowerMean(0.75)).toBe((1 + 2 + 3 + 4 + 5 + 6) / 6);
   });
 
+  it('gives the plain mean, never below the lower mean of non-negative values', () => {
+    const w = new SortedWindow(8);
+    w.reset(8);
+    expect(w.mean()).toBeNaN();
+    for (const v of [4, 1, 100, 2, 3, 50, 6, 5]) w.push(v);
+    expect(w.mean()).toBe(171 / 8);
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1e9, noNaN: true }), { minLength: 1, maxLength: 60 }),
+        (values) => {
+          const x = new SortedWindow(4);
+          x.reset(28);
+          for (const v of values) x.push(v);
+          expect(x.mean()).toBeGreaterThanOrEqual(x.lowerMean(0.75) * (1 - 1e-12));
+        },
+      ),
+    );
+  });
+
   it('removes the newest values on request', () => {
     const w = new SortedWindow(8);
     w.reset(5);
