@@ -80,6 +80,21 @@ function meanSkippingNaN(c: Float64Array, t: number, span: number): number {
   return count === 0 ? Number.NaN : sum / count;
 }
 
+/**
+ * The warm-up days [start, start + span): no expectation and no flag; cleaned values are the
+ * actual ones (NaN on special days). Returns where the judged days begin: every later day gets its
+ * expected value and flag in the detector's loop.
+ */
+function openWarmup(input: RunInput, span: number, ws: Workspace): number {
+  const { x, special, start, end } = input;
+  const c = ws.clean;
+  const warmEnd = Math.min(end, start + span);
+  ws.expected.fill(Number.NaN, 0, warmEnd);
+  ws.flags.fill(0, 0, warmEnd);
+  for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : x[t];
+  return warmEnd;
+}
+
 function weeksOf(window: number): number {
   return Math.max(1, Math.round(window / 7));
 }
@@ -115,11 +130,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   const minRel = p.minChangePct / 100;
   const adaptAfter = p.adaptAfterDays;
   tracker.reset();
-  // Every day after the warm-up gets its expected value and flag in the loop.
-  const warmEnd = Math.min(end, start + span);
-  e.fill(Number.NaN, 0, warmEnd);
-  f.fill(0, 0, warmEnd);
-  for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : x[t];
+  const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
   for (let t = warmEnd; t < end; t++) {
     const xt = x[t];
@@ -160,11 +171,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   const minScores = Math.ceil(span / 2);
   const adaptAfter = p.adaptAfterDays;
   tracker.reset();
-  // Every day after the warm-up gets its expected value and flag in the loop.
-  const warmEnd = Math.min(end, start + span);
-  e.fill(Number.NaN, 0, warmEnd);
-  f.fill(0, 0, warmEnd);
-  for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : x[t];
+  const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
   for (let t = warmEnd; t < end; t++) {
     const xt = x[t];
