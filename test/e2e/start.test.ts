@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/local/ports';
+import { ensureWebBuilt } from '../browser/support';
 import { backendName, createTestDatabase, type TestDatabase } from '../support/db';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -17,6 +18,7 @@ describe(`npm start on ${backendName}`, () => {
   let testDb: TestDatabase | undefined;
 
   beforeAll(async () => {
+    await ensureWebBuilt();
     dataDir = mkdtempSync(path.join(tmpdir(), 'am-start-'));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -92,9 +94,16 @@ describe(`npm start on ${backendName}`, () => {
     expect(users.status).toBe(200);
   });
 
-  it('serves the web UI at the root', async () => {
+  it('serves the built web UI at the root, not the "not built" page', async () => {
     const r = await fetch(`${url}/`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toContain('text/html');
+    const html = await r.text();
+    expect(html).not.toContain('has not been built');
+    const script = /<script type="module"[^>]*src="([^"]+)"/.exec(html)?.[1];
+    expect(script).toMatch(/^\/assets\/.+\.js$/);
+    const asset = await fetch(`${url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('javascript');
   });
 });
