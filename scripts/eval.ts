@@ -1,197 +1,96 @@
 /**
- * Detector quality on labelled synthetic data: precision and recall per detector type on default
- * settings (`npm run eval`). Options: --views N (default 60), --out FILE (markdown for
- * docs/performance.md), --seed S (first seed, default 1).
+ * Detection quality evaluation (`npm run eval`, docs/detection-quality.md).
  *
- * Matching: a labelled injection is caught by a type when an anomaly of that type in the labelled
- * series overlaps the injection window (widened by the type's reporting delay). A reported
- * anomaly is true when it overlaps the influence window of an injection in its series that allows
- * the type (the injection days plus the days whose comparison reaches back into them).
+ *   npx tsx scripts/eval.ts --real --fast        real datasets, engine in process (seconds)
+ *   npx tsx scripts/eval.ts --real               real datasets through the service's load → process path
+ *   npx tsx scripts/eval.ts --synthetic          the per-type precision/recall on generated views
+ *
+ * Options: --datasets page_views,pedestrians,births; --views N and --seed S (synthetic);
+ * --out FILE (markdown). Without a selection flag every part runs.
  */
 import { writeFileSync } from 'node:fs';
-import { buildSpecialCalendar } from '../lib/calendar/special-calendar';
-import { buildCardinalityBaseline, buildPeerBaseline } from '../lib/detection/baselines';
-import { detectSeries, resolveDetectors } from '../lib/detection/detect';
-import { DETECTOR_TYPES } from '../lib/detection/params';
-import type { AnomalyDraft, AnomalyType, SeriesInput } from '../lib/detection/types';
-import { generateView, type SyntheticView } from './synthetic/generate';
+import os from 'node:os';
+import { loadRealDatasets } from './eval/datasets';
+import { evaluateDataset, type RealResult, renderReal, runEngine, variantsOf } from './eval/real';
+import { syntheticPrecisionRecall } from './eval/synthetic-pr';
 
-/** Days after an injection during which a type's comparison still reads the injected days. */
-const REACH: Record<AnomalyType, number> = {
-  DOD: 8,
-  WOW: 14,
-  CW: 35,
-  MOM: 62,
-  QOQ: 184,
-  MPY: 400,
-  Spike: 35,
-  DT: 63,
-  ChangePoint: 14,
-  Peer: 35,
-  Mix: 35,
-  Gap: 0,
-  Cardinality: 35,
-};
-
-/** How late after an injection a type can first report it (period detectors report whole periods). */
-const DELAY: Record<AnomalyType, number> = {
-  DOD: 0,
-  WOW: 0,
-  CW: 35,
-  MOM: 62,
-  QOQ: 184,
-  MPY: 62,
-  Spike: 0,
-  DT: 0,
-  ChangePoint: 14,
-  Peer: 0,
-  Mix: 0,
-  Gap: 0,
-  Cardinality: 0,
-};
-
-const TOLERANCE = 3;
-
-interface Tally {
-  expected: number;
-  caught: number;
-  reported: number;
-  truePositive: number;
+interface Args {
+  real: boolean;
+  synthetic: boolean;
+  fast: boolean;
+  datasets?: string[];
+  views: number;
+  seed: number;
+  out?: string;
 }
 
-function args(): { views: number; out?: string; seed: number } {
-  const argv = process.argv.slice(2);
+function parseArgs(argv: string[]): Args {
   const get = (name: string) => {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  return { views: Number(get('--views') ?? 60), out: get('--out'), seed: Number(get('--seed') ?? 1) };
+  const has = (name: string) => argv.includes(name);
+  const anySelected = has('--real') || has('--synthetic');
+  return {
+    real: has('--real') || !anySelected,
+    synthetic: has('--synthetic') || !anySelected,
+    fast: has('--fast'),
+    datasets: get('--datasets')?.split(','),
+    views: Number(get('--views') ?? 60),
+    seed: Number(get('--seed') ?? 1),
+    out: get('--out'),
+  };
 }
 
-function inputs(view: SyntheticView): SeriesInput[] {
-  const { series, values, present } = view;
-  const peer = new Map<number, Float64Array>();
-  const card = new Map<number, Float64Array>();
-  for (const s of series) {
-    if (s.childIds.length === 0) continue;
-    const kids = s.childIds;
-    const baseline = buildPeerBaseline(
-      kids.map((k) => values[k]),
-      { presents: kids.map((k) => present[k]) },
-    );
-    for (const k of kids) peer.set(k, baseline.change);
-    card.set(
-      s.id,
-      buildCardinalityBaseline(
-        kids.map((k) => values[k]),
-        kids.map((k) => present[k]),
-      ),
-    );
+export function realFast(datasets?: string[]): RealResult[] {
+  const out: RealResult[] = [];
+  for (const ds of loadRealDatasets(datasets)) {
+    for (const v of variantsOf(ds)) out.push(evaluateDataset(ds, v, runEngine(ds, v)));
   }
-  return series.map((s) => ({
-    seriesId: s.id,
-    dayIndex0: view.dayIndex0,
-    values: values[s.id],
-    present: present[s.id],
-    totalValues: values[0],
-    parentValues: s.parentId === null ? undefined : values[s.parentId],
-    peerChange: peer.get(s.id),
-    cardinality: card.get(s.id),
-  }));
+  return out;
 }
 
-function overlaps(a0: number, a1: number, b0: number, b1: number): boolean {
-  return a0 <= b1 && b0 <= a1;
-}
-
-function evaluate(views: SyntheticView[], useSpecialDates: boolean): Map<AnomalyType, Tally> {
-  const detectors = resolveDetectors(DETECTOR_TYPES.map((type) => ({ type, params: { useSpecialDates } })));
-  const tallies = new Map<AnomalyType, Tally>();
-  for (const d of detectors)
-    tallies.set(d.impl.code, { expected: 0, caught: 0, reported: 0, truePositive: 0 });
-  for (const view of views) {
-    const calendar = buildSpecialCalendar(view.specialDates, view.dayIndex0, view.dayIndex0 + view.days - 1);
-    const found: AnomalyDraft[] = [];
-    for (const input of inputs(view)) found.push(...detectSeries(input, detectors, { calendar }));
-    const bySeries = new Map<number, AnomalyDraft[]>();
-    for (const a of found) {
-      const list = bySeries.get(a.seriesId as number) ?? [];
-      list.push(a);
-      bySeries.set(a.seriesId as number, list);
-    }
-    for (const label of view.labels) {
-      for (const type of label.expect) {
-        const tally = tallies.get(type) as Tally;
-        tally.expected++;
-        const hit = (bySeries.get(label.seriesId) ?? []).some(
-          (a) =>
-            a.type === type &&
-            overlaps(
-              a.startDay - view.dayIndex0,
-              a.endDay - view.dayIndex0,
-              label.start - TOLERANCE,
-              label.end + TOLERANCE + DELAY[type],
-            ),
-        );
-        if (hit) tally.caught++;
-      }
-    }
-    for (const a of found) {
-      const tally = tallies.get(a.type) as Tally;
-      tally.reported++;
-      const s = a.startDay - view.dayIndex0;
-      const e = a.endDay - view.dayIndex0;
-      const explained = view.labels.some(
-        (l) =>
-          l.seriesId === a.seriesId &&
-          l.allow.includes(a.type) &&
-          overlaps(s, e, l.start - TOLERANCE, l.end + TOLERANCE + REACH[a.type]),
+function summary(results: RealResult[]): string {
+  const lines = ['| Dataset | Run | Check | Target | Measured | |', '|---|---|---|---|---|---|'];
+  for (const r of results)
+    for (const c of r.checks)
+      lines.push(
+        `| ${r.dataset} | ${r.variant} | ${c.name} | ${c.target} | ${c.value} | ${c.pass ? 'PASS' : '**FAIL**'} |`,
       );
-      if (explained) tally.truePositive++;
-    }
-  }
-  return tallies;
+  return lines.join('\n');
 }
 
-function table(tallies: Map<AnomalyType, Tally>): string {
-  const rows = [
-    '| Type | Injections expected | Caught | Recall | Anomalies reported | Explained | Precision |',
-  ];
-  rows.push('|---|---:|---:|---:|---:|---:|---:|');
-  const fmt = (num: number, den: number) => (den === 0 ? 'n/a' : (num / den).toFixed(3));
-  for (const [type, t] of tallies) {
-    rows.push(
-      `| ${type} | ${t.expected} | ${t.caught} | ${fmt(t.caught, t.expected)} | ${t.reported} | ${t.truePositive} | ${fmt(t.truePositive, t.reported)} |`,
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const parts: string[] = [];
+  const started = performance.now();
+  if (args.real) {
+    const t0 = performance.now();
+    const results = realFast(args.datasets);
+    const mode = 'engine in process (fast mode)';
+    parts.push(
+      `### Real daily series — ${mode}`,
+      '',
+      `Detectors dod, wow, spike, dt, changepoint, gap, mom, qoq, mpy, cw on params {}; ${((performance.now() - t0) / 1000).toFixed(1)} s.`,
+      '',
+      '#### Targets',
+      '',
+      summary(results),
+      '',
+      ...results.map(renderReal),
     );
   }
-  return rows.join('\n');
-}
-
-function main() {
-  const { views: count, out, seed } = args();
-  const started = performance.now();
-  const views = Array.from({ length: count }, (_, i) => generateView(seed + i));
-  const seriesCount = views.reduce((n, v) => n + v.series.length, 0);
-  const days = views[0].days;
-  const withCalendar = evaluate(views, true);
-  const withoutCalendar = evaluate(views, false);
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (args.synthetic) parts.push(syntheticPrecisionRecall(args.views, args.seed));
   const text = [
-    `### Detector quality on synthetic data`,
-    '',
-    `${count} views × ${views[0].series.length} series (${seriesCount} series × ${days} days), seeds ${seed}..${seed + count - 1}, default params; ${seconds} s.`,
-    '',
-    '#### Special dates configured (useSpecialDates: true)',
-    '',
-    table(withCalendar),
-    '',
-    '#### Special dates not configured (holidays and month ends count against precision)',
-    '',
-    table(withoutCalendar),
+    ...parts,
+    `_Measured ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), Node ${process.version}; ${((performance.now() - started) / 1000).toFixed(1)} s in all._`,
     '',
   ].join('\n');
   console.log(text);
-  if (out) writeFileSync(out, text);
+  if (args.out) writeFileSync(args.out, text);
 }
 
-main();
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
