@@ -1,9 +1,10 @@
-import { queryAnomalies, anomaliesByFilter } from '../../lib/anomalies/use-cases';
+import { anomaliesByFilterPaged } from '../../lib/anomalies/pages';
+import { queryAnomalies } from '../../lib/anomalies/use-cases';
 import type { AnomalyDeps } from '../../lib/anomalies/run';
 import { getContainer } from '../../lib/app/container';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
-import type { Route } from '../../lib/http/router';
+import { HttpResult, type Route } from '../../lib/http/router';
 
 const deps = async (): Promise<AnomalyDeps> => {
   const c = await getContainer();
@@ -16,8 +17,22 @@ export const routes: Route[] = [
     path: '/api/v1/anomalies/by-filter/{id}',
     access: 'read',
     tag: 'Anomalies',
-    summary: 'Run a saved filter: {anomalies, aggregates?, timeRange, dataViews, warnings}',
-    handle: async ({ caller, params }) => anomaliesByFilter(await deps(), caller, intParam(params.id, 'id')),
+    summary:
+      'Run a saved filter: {anomalies, aggregates?, timeRange, dataViews, warnings}. Paged with offset=, pageSize= (1-1000), sortBy= (rank, a record field or categories.<name>) and order= (asc|desc): anomalies is the page and page says {offset, pageSize, sortBy, order, total}. format=csv (or Accept: text/csv) answers every record as CSV',
+    handle: async ({ caller, params, query, headers }) => {
+      const r = await anomaliesByFilterPaged(
+        await deps(),
+        caller,
+        intParam(params.id, 'id'),
+        query,
+        headers.accept,
+      );
+      if (r.kind === 'json') return r.body;
+      return new HttpResult(200, r.body, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${r.filename}"`,
+      });
+    },
   },
   {
     method: 'POST',

@@ -21,6 +21,7 @@ import { getDataViewCategories, getDataViewStatus } from '../../lib/dataviews/st
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { created, HttpResult, noContent, type Route } from '../../lib/http/router';
+import { routes as explorerRoutes } from './series-explorer';
 
 const base = '/api/v1/dataviews';
 const tag = 'Data views';
@@ -151,6 +152,8 @@ export const routes: Route[] = [
     'Clean the deployment: empty the data tables and remove the jobs; tables stay',
     cleanDataView,
   ),
+  // The series explorer (functions/http/series-explorer.ts) lives under /dataviews/{id}/explorer.
+  ...explorerRoutes,
 ];
 
 export const handler = httpHandler(routes);

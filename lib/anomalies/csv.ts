@@ -1,0 +1,74 @@
+/**
+ * Anomaly records as CSV (RFC 4180: comma separated, CRLF line ends, fields quoted when they hold a comma,
+ * a quote, a line break or edge spaces, quotes doubled). Every field of the record is a column in record
+ * order; the categories become one column each (named by the category, or `category:<name>` when that
+ * name is also a field). Comments are written as one line each (`text (email, from – to)`), lists of plain
+ * values joined by `; `, other nested values as JSON. A text that a spreadsheet would run as a formula
+ * (starting with =, +, -, @, tab or CR, and not a number) is prefixed with an apostrophe.
+ */
+
+const FORMULA = /^[=+\-@\t\r]/;
+const NUMBER = /^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+/** One field, quoted when needed. */
+export function csvField(value: unknown): string {
+  let text: string;
+  if (value === null || value === undefined) text = '';
+  else if (typeof value === 'number') text = Number.isFinite(value) ? String(value) : '';
+  else if (typeof value === 'boolean') text = value ? 'true' : 'false';
+  else if (typeof value === 'string') text = FORMULA.test(value) && !NUMBER.test(value) ? `'${value}` : value;
+  else text = JSON.stringify(value);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+interface CommentLike {
+  text?: unknown;
+  email?: unknown;
+  dateFrom?: unknown;
+  dateTo?: unknown;
+}
+
+function cell(key: string, value: unknown): unknown {
+  if (key === 'comments' && Array.isArray(value)) {
+    return value
+      .map(
+        (c: CommentLike) => `${String(c.text ?? '')} (${String(c.email ?? '')}, ${c.dateFrom} – ${c.dateTo})`,
+      )
+      .join('\n');
+  }
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
+    return value.join('; ');
+  return value;
+}
+
+/** The CSV document of the records: a header line, then one line per record. */
+export function recordsToCsv(records: ReadonlyArray<Record<string, unknown>>): string {
+  const fields: string[] = [];
+  const categories: string[] = [];
+  const seenField = new Set<string>();
+  const seenCategory = new Set<string>();
+  for (const r of records) {
+    for (const k of Object.keys(r)) {
+      if (k === 'categories' || seenField.has(k)) continue;
+      seenField.add(k);
+      fields.push(k);
+    }
+    const cats = r.categories;
+    if (cats && typeof cats === 'object') {
+      for (const k of Object.keys(cats)) {
+        if (seenCategory.has(k)) continue;
+        seenCategory.add(k);
+        categories.push(k);
+      }
+    }
+  }
+  const header = [...fields, ...categories.map((c) => (seenField.has(c) ? `category:${c}` : c))];
+  const lines = [header.map(csvField).join(',')];
+  for (const r of records) {
+    const cats = (r.categories ?? {}) as Record<string, unknown>;
+    lines.push(
+      [...fields.map((k) => csvField(cell(k, r[k]))), ...categories.map((c) => csvField(cats[c]))].join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
