@@ -6,6 +6,7 @@ import {
   bodyValidation,
   type Event,
   problemErrors,
+  inputGuard,
   type Result,
   routing,
   state,
@@ -28,6 +29,7 @@ export function httpHandler(routes: Route[]) {
     .use(routing(routes))
     .use(problemErrors())
     .use(authentication())
+    .use(inputGuard())
     .use(bodyParser())
     .use(bodyValidation())
     .handler(async (event) => {

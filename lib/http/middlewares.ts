@@ -8,6 +8,7 @@ import { type Caller, requireAdmin, requireProcess, requireRead } from '../ident
 import { AppError, ValidationError } from '../shared/errors';
 import { type Logger, logger } from '../shared/logger';
 import { validate } from '../shared/validation';
+import { checkJsonBody, checkQuery, checkText } from './input-guard';
 import { HttpStatusError, type Problem, problemFor } from './problem';
 import { compileRoutes, matchRoute, type Route } from './router';
 
@@ -24,6 +25,8 @@ export interface HttpState {
   rawBody?: string;
   route?: Route;
   params: Record<string, string>;
+  /** A path parameter that could not be decoded or holds a refused character: thrown after authentication (401 before 400). */
+  paramError?: Error;
   caller: Caller;
   body?: unknown;
 }
@@ -95,6 +98,7 @@ export function routing(routes: Route[]): MiddlewareObj<Event, Result> {
       }
       s.route = match.route;
       s.params = match.params;
+      s.paramError = match.paramError;
     },
     after: (request) => {
       const s = state(request);
@@ -138,7 +142,18 @@ export function authentication(): MiddlewareObj<Event, Result> {
   };
 }
 
-/** JSON (or, where the route allows, YAML text) bodies; malformed JSON is the caller's 400. */
+/** Path parameters (decoded by the router) and query values: a malformed escape, a NUL or an unpaired surrogate is the caller's 400. */
+export function inputGuard(): MiddlewareObj<Event, Result> {
+  return {
+    before: (request) => {
+      const s = state(request);
+      if (s.paramError) throw s.paramError;
+      checkQuery(request.event.queryStringParameters ?? {});
+    },
+  };
+}
+
+/** JSON (or, where the route allows, YAML text) bodies; malformed JSON, NUL characters, unsafe numbers and out-of-range ids are the caller's 400. */
 export function bodyParser(): MiddlewareObj<Event, Result> {
   return {
     before: (request) => {
@@ -150,6 +165,7 @@ export function bodyParser(): MiddlewareObj<Event, Result> {
       if (/^(application|text)\/(x-)?yaml$/.test(type)) {
         if (!s.route!.yaml)
           throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes application/json only.');
+        checkText(raw, 'body');
         s.body = raw;
         return;
       }
@@ -164,6 +180,7 @@ export function bodyParser(): MiddlewareObj<Event, Result> {
       } catch (e) {
         throw ValidationError.field('', `the body is not valid JSON (${(e as Error).message})`);
       }
+      checkJsonBody(s.body);
     },
   };
 }

@@ -1,5 +1,6 @@
 /** The one error policy: domain error codes to HTTP statuses, everything unknown to a generic 500 that leaks nothing. */
 import { AppError, type ErrorCode, type FieldError } from '../shared/errors';
+import { databaseDataException } from './input-guard';
 
 const statusOf: Record<ErrorCode, number> = {
   VALIDATION: 400,
@@ -47,6 +48,17 @@ export function problemFor(error: unknown, requestId: string): Problem {
     };
     if (error.errors?.length) p.errors = error.errors;
     return p;
+  }
+  // Backstop of the input guard: a value the database refused as data (class 22) came from the request, not from a fault.
+  const refused = databaseDataException(error);
+  if (refused) {
+    return {
+      type: 'https://anomaly-monitor.dev/problems/validation',
+      title: titleOf[400],
+      status: 400,
+      detail: `The request holds a value the database cannot store or compare (SQLSTATE ${refused.code}): a character such as NUL, a number out of range or a malformed value.`,
+      requestId,
+    };
   }
   return {
     type: 'about:blank',

@@ -1,5 +1,6 @@
 /** Route tables: each HTTP function declares its routes (method, path template, access, body schema) and one call each. */
 import type { Caller } from '../identity/caller';
+import { decodeParam } from './input-guard';
 
 export type Access = 'public' | 'authenticated' | 'read' | 'admin' | 'process';
 
@@ -67,26 +68,33 @@ export function compileRoutes(routes: Route[]): Compiled[] {
 }
 
 export type MatchResult =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'found'; route: Route; params: Record<string, string>; paramError?: Error }
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'not-found' };
 
-/** Literal segments win over parameters: `/little` beats `/{id}` regardless of declaration order. */
+/** Literal segments win over parameters: `/little` beats `/{id}` regardless of declaration order. A malformed escape or a NUL in a parameter is returned as `paramError` (a 400 naming it, thrown after authentication). */
 export function matchRoute(table: Compiled[], method: string, path: string): MatchResult {
-  const hits: Array<{ c: Compiled; params: Record<string, string> }> = [];
+  const hits: Array<{ c: Compiled; params: Record<string, string>; paramError?: Error }> = [];
   for (const c of table) {
     const m = c.regex.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
+    let paramError: Error | undefined;
     c.names.forEach((n, i) => {
-      params[n] = decodeURIComponent(m[i + 1]);
+      try {
+        params[n] = decodeParam(m[i + 1], n);
+      } catch (e) {
+        params[n] = '';
+        paramError ??= e as Error;
+      }
     });
-    hits.push({ c, params });
+    hits.push({ c, params, paramError });
   }
   if (hits.length === 0) return { kind: 'not-found' };
   const sameMethod = hits.filter((h) => h.c.route.method === method);
   if (sameMethod.length === 0)
     return { kind: 'method-not-allowed', allowed: [...new Set(hits.map((h) => h.c.route.method))] };
   sameMethod.sort((a, b) => a.c.names.length - b.c.names.length);
-  return { kind: 'found', route: sameMethod[0].c.route, params: sameMethod[0].params };
+  const hit = sameMethod[0];
+  return { kind: 'found', route: hit.c.route, params: hit.params, paramError: hit.paramError };
 }
