@@ -52,10 +52,20 @@ function show({ out }: Ctx, answer: any): void {
   });
 }
 
+interface ByFilterOptions {
+  csv?: boolean;
+  offset?: string;
+  pageSize?: string;
+  sortBy?: string;
+  order?: string;
+}
+
 export function registerAnomalies(program: Command): void {
   const anomalies = group(program, 'anomalies', 'anomalies selected, ranked and aggregated by filters', [
     'anomalies by-filter 3',
     'anomalies by-filter 3 --json > anomalies.json',
+    'anomalies by-filter 3 --csv > anomalies.csv',
+    'anomalies by-filter 3 --page-size 20 --offset 20 --sort-by changePct --order desc',
     'anomalies query --file settings.json   # unsaved filter settings',
   ]);
 
@@ -63,9 +73,35 @@ export function registerAnomalies(program: Command): void {
     .command('by-filter')
     .description('run a saved filter: its anomalies (and aggregates when it aggregates)')
     .argument('<id>', 'filter id', positiveInt)
-    .action(async (id: number, _o: unknown, cmd: Command) => {
+    .option('--csv', 'print every anomaly as CSV (every field, categories as columns)')
+    .option('--offset <n>', 'page: skip this many anomalies of the result')
+    .option('--page-size <n>', 'page: at most this many anomalies (1-1000)')
+    .option('--sort-by <column>', 'order by rank (default), a record field or categories.<name>')
+    .option('--order <asc|desc>', 'sort direction (default asc)')
+    .action(async (id: number, o: ByFilterOptions, cmd: Command) => {
       const ctx = context(cmd);
-      show(ctx, await ctx.api.get(`/api/v1/anomalies/by-filter/${id}`));
+      const query = { offset: o.offset, pageSize: o.pageSize, sortBy: o.sortBy, order: o.order };
+      if (o.csv) {
+        const { offset: _o, pageSize: _p, ...sort } = query;
+        ctx.out.raw(
+          String(
+            await ctx.api.get(`/api/v1/anomalies/by-filter/${id}`, {
+              query: { ...sort, format: 'csv' },
+              accept: 'text/csv',
+            }),
+          ),
+        );
+        return;
+      }
+      const answer = await ctx.api.get(`/api/v1/anomalies/by-filter/${id}`, { query });
+      show(ctx, answer);
+      const page = answer?.page;
+      if (page && !ctx.out.json) {
+        const last = Math.min(page.offset + page.pageSize, page.total);
+        ctx.out.line(
+          `Anomalies ${page.total ? page.offset + 1 : 0}-${last} of ${page.total} (sorted by ${page.sortBy} ${page.order}).`,
+        );
+      }
     });
 
   anomalies
