@@ -5,7 +5,7 @@
  * (service mode, scripts/eval/service.ts); the scoring is the same.
  */
 import { buildSpecialCalendar } from '../../lib/calendar/special-calendar';
-import { fromEpochDay, toEpochDay } from '../../lib/calendar/days';
+import { epochDayToYyyymmdd, fromEpochDay, toEpochDay } from '../../lib/calendar/days';
 import { detectSeries, resolveDetectors } from '../../lib/detection/detect';
 import type { DetectorType } from '../../lib/detection/params';
 import { type Dataset, holidaySpecialDates, PEDESTRIAN_COLLAPSE } from './datasets';
@@ -21,6 +21,7 @@ import {
   unionSpans,
   wowBaseline,
 } from './score';
+import { createView, loadAndProcess, readAnomalies, type ServiceEnv, writeSourceTable } from './service';
 
 /** The single-series detectors of the real-data views, each on its definition defaults (params {}). */
 export const REAL_DETECTORS: readonly DetectorType[] = [
@@ -74,6 +75,41 @@ export function runEngine(ds: Dataset, variant: Variant, types = REAL_DETECTORS)
   );
   for (const a of drafts)
     (out.get(a.type) as Span[]).push({ start: a.startDay, end: a.endDay, result: a.result, type: a.type });
+  return out;
+}
+
+/** Anomalies per detector code through the service: source table, pgsql connector, load job, process job, all_anomalies. */
+export async function runService(
+  env: ServiceEnv,
+  ds: Dataset,
+  variant: Variant,
+  types = REAL_DETECTORS,
+): Promise<Map<string, Span[]>> {
+  const name = `${ds.series.name}${variant.specialDates ? '_special' : ''}`.toLowerCase();
+  const rows = ds.series.rows;
+  await writeSourceTable(env.source, {
+    name,
+    categories: [{ name: 'series' }],
+    rows: rows.length,
+    row: (i) => [epochDayToYyyymmdd(rows[i][0]), ds.series.name, rows[i][1], 1],
+  });
+  const viewId = await createView(env.db, {
+    name,
+    categories: [{ name: 'series' }],
+    countExpr: '1',
+    detectors: detectorConfigs(types, variant),
+    analysis: variant.specialDates ? { specialDates: holidaySpecialDates(ds.labels) } : {},
+  });
+  await loadAndProcess(env, viewId);
+  const out = new Map<string, Span[]>();
+  for (const d of resolveDetectors(detectorConfigs(types, variant))) out.set(d.impl.code, []);
+  for (const a of await readAnomalies(env.db, viewId, ['series'])) {
+    // The series itself (the total '*' holds the same values); the value measure (count is the constant 1).
+    if (a.categories.series !== ds.series.name || a.measure !== 'value') continue;
+    const list = out.get(a.type) ?? [];
+    list.push({ start: toEpochDay(a.startDate), end: toEpochDay(a.endDate), result: a.result, type: a.type });
+    out.set(a.type, list);
+  }
   return out;
 }
 
