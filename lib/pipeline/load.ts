@@ -35,6 +35,12 @@ export interface LoadDeps {
   batchSize: number;
 }
 
+/**
+ * An incremental batch may drop at most this many loaded days it does not bring back (days from its
+ * minimum day on that the source no longer returns); more fails the load unless `source.allowEmptyLoad`.
+ */
+export const MAX_DROPPED_DAYS = 7;
+
 /** How `int` is replaced: spec rule 7 for loads; a custom load replaces exactly the days it returns. */
 export type ReplaceMode = 'full' | 'incremental' | 'days';
 
@@ -139,6 +145,44 @@ async function replaceInt(
   await db.rows(sql.raw(`ANALYZE ${s}."int"`));
 }
 
+/**
+ * Empty sources never erase history: a full load of no rows (an upstream outage, a broken filter) or an
+ * incremental batch that would drop more than MAX_DROPPED_DAYS loaded days fails, leaving the data and the
+ * anomalies as they are, unless the definition sets `source.allowEmptyLoad`.
+ */
+async function refuseDataLoss(
+  db: Database,
+  view: DataViewRow,
+  def: DataViewDefinition,
+  schema: string,
+  mode: ReplaceMode,
+  staged: { rows: number; minDay: number | null; days: Set<number> },
+): Promise<void> {
+  if (def.source.allowEmptyLoad) return;
+  const name = `${view.domain}/${view.name}`;
+  if (mode === 'full' && staged.rows === 0) {
+    throw new ConflictError(
+      `The load query of ${name} returned no rows; the previous data and anomalies are kept. ` +
+        'If the source is empty on purpose, set source.allowEmptyLoad: true in the definition.',
+    );
+  }
+  if (mode === 'incremental' && staged.rows > 0) {
+    const [r] = await db.rows<{ n: number }>(
+      sql.raw(
+        `SELECT count(DISTINCT day)::int AS n FROM ${ident(schema)}."int" WHERE day >= ${Number(staged.minDay)}`,
+      ),
+    );
+    const dropped = Number(r?.n ?? 0) - staged.days.size;
+    if (dropped > MAX_DROPPED_DAYS) {
+      throw new ConflictError(
+        `The incremental load of ${name} from ${dayToDate(staged.minDay)} would remove ${dropped} loaded days it does not bring back ` +
+          `(at most ${MAX_DROPPED_DAYS} allowed); the previous data and anomalies are kept. ` +
+          'If that is intended, set source.allowEmptyLoad: true in the definition or run a full load.',
+      );
+    }
+  }
+}
+
 /** Runs a Load or CustomLoad job to its committed end; throws (and changes nothing) otherwise. */
 export async function runLoad(
   deps: LoadDeps,
@@ -171,6 +215,7 @@ export async function runLoad(
     );
     const t1 = Date.now();
     signal.throwIfAborted();
+    await refuseDataLoss(deps.db, view, def, schema, mode, staged);
     const built = await deps.db.tx(async (tx) => {
       await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
       const t = Date.now();

@@ -29,6 +29,8 @@ export interface DataViewSource {
   cron?: string;
   loadQuery: string;
   customLoadQuery?: string;
+  /** Accept empty full loads and incremental batches that drop many days (off: such loads fail, the data stays). */
+  allowEmptyLoad?: boolean;
 }
 
 export interface DataViewCategory {

@@ -114,6 +114,7 @@ function build(
       cron: s.cron?.trim() || undefined,
       loadQuery: s.loadQuery,
       customLoadQuery: s.customLoadQuery ?? undefined,
+      allowEmptyLoad: (s.allowEmptyLoad as unknown as boolean | undefined) ?? undefined,
     }),
     categories: doc.categories.map(
       (c) => present({ name: c.name, label: c.label, parent: c.parent }) as DataViewCategory,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import type { JobRow } from '../../../lib/jobs/repository';
-import { runLoad } from '../../../lib/pipeline/load';
+import { MAX_DROPPED_DAYS, runLoad } from '../../../lib/pipeline/load';
 import type { OpenSource } from '../../../lib/pipeline/source';
 import { logger, setLogLevel } from '../../../lib/shared/logger';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -145,6 +145,14 @@ describe(`loading a data view on ${backendName}`, () => {
       expect(await t.db.rows(sql.raw(`SELECT 1 FROM ${s}.dict WHERE value = 'z'`))).toEqual([]);
     });
 
+    it('when a full load returns no rows (empty sources never erase history)', async () => {
+      await source.exec('TRUNCATE sales');
+      await expect(load(id)).rejects.toThrow(
+        /load query of retail\/atomic returned no rows; the previous data and anomalies are kept.*allowEmptyLoad/,
+      );
+      expect(await snapshot(id)).toEqual(before);
+    });
+
     it('when the job runs out of time', async () => {
       await reset(`(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'a', 3)`);
       const ac = new AbortController();
@@ -152,6 +160,42 @@ describe(`loading a data view on ${backendName}`, () => {
       await expect(load(id, { signal: ac.signal })).rejects.toThrow('the job timed out after 1 s');
       expect(await snapshot(id)).toEqual(before);
     });
+  });
+
+  it('applies an empty full load only when the definition allows it', async () => {
+    const id = await createDeployedView(t.db, { ...VIEW, name: 'may-empty' });
+    await reset(`(20240101, 'a', 1)`);
+    await load(id);
+    await t.db.rows(
+      sql.raw(
+        `UPDATE data_views SET definition = jsonb_set(definition, '{source,allowEmptyLoad}', 'true') WHERE id = ${id}`,
+      ),
+    );
+    await source.exec('TRUNCATE sales');
+    const { result } = await load(id);
+    expect(result).toMatchObject({ mode: 'full', rows: 0 });
+    expect((await snapshot(id)).intRows).toBe(0);
+  });
+
+  it(`refuses an incremental batch that drops more than ${MAX_DROPPED_DAYS} loaded days, and takes one that drops fewer`, async () => {
+    const id = await createDeployedView(t.db, { ...VIEW, name: 'shrinking', loadMode: 'incremental' });
+    const days = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `(${20240101 + from + i}, 'a', ${from + i})`).join(
+        ', ',
+      );
+    await reset(days(0, 19)); // the 1st to the 20th
+    await load(id);
+    const before = await snapshot(id);
+    // The source now answers only the 2nd: 18 loaded days from the 2nd on would vanish.
+    await reset(`(20240102, 'a', 99)`);
+    await expect(load(id)).rejects.toThrow(
+      /would remove 18 loaded days it does not bring back \(at most 7 allowed\)/,
+    );
+    expect(await snapshot(id)).toEqual(before);
+    // From the 13th: the 13th..20th are loaded (8 days), the batch brings the 13th only → 7 dropped, within the bound.
+    await reset(`(20240113, 'a', 99)`);
+    const { result } = await load(id);
+    expect(result).toMatchObject({ mode: 'incremental', fromDate: '2024-01-13' });
   });
 
   it('names the columns the query lacks', async () => {
