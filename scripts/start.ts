@@ -2,9 +2,11 @@
  * `npm start`: the whole local service on the embedded database.
  * Opens PGlite in DATA_DIR and serves it on 127.0.0.1, migrates and seeds it, then runs the functions
  * with serverless-offline (same handlers as on AWS) on PORT and prints how to sign in.
+ * Quiet: serverless-offline's route table and per-invocation lines go to DATA_DIR/service.log
+ * (LOG_LEVEL=debug shows them on the console instead); the console gets a banner of at most 15 lines.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../lib/config/config';
 import { connectDatabase } from '../lib/db/connect';
@@ -22,15 +24,28 @@ import { startScheduleTimer } from './local/schedule-timer';
 
 const root = path.resolve(import.meta.dirname, '..');
 
+/** The last lines of the service log, shown when the functions do not come up. */
+function logTail(file: string | undefined, lines = 25): string {
+  if (!file) return '';
+  try {
+    const text = readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    return text ? `\n--- last lines of ${file} ---\n${text}` : '';
+  } catch {
+    return '';
+  }
+}
+
 async function waitForHealth(
   url: string,
   child: { exitCode: number | null },
   timeoutMs: number,
+  logFile: string | undefined,
 ): Promise<void> {
   const until = Date.now() + timeoutMs;
+  const where = logFile ? `see ${logFile}` : 'see its output above';
   while (Date.now() < until) {
     if (child.exitCode !== null)
-      throw new Error('serverless offline exited during start-up (see its output above)');
+      throw new Error(`serverless offline exited during start-up (${where})${logTail(logFile)}`);
     try {
       const r = await fetch(`${url}/api/v1/health`);
       if (r.ok) return;
@@ -39,7 +54,9 @@ async function waitForHealth(
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error(`the API did not answer ${url}/api/v1/health within ${timeoutMs / 1000} s`);
+  throw new Error(
+    `the API did not answer ${url}/api/v1/health within ${timeoutMs / 1000} s (${where})${logTail(logFile)}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -58,7 +75,6 @@ async function main(): Promise<void> {
   let databaseUrl = config.databaseUrl;
   let served: Awaited<ReturnType<typeof servePglite>> | undefined;
   if (!databaseUrl) {
-    console.log(`Opening the embedded database in ${path.join(config.dataDir, 'service-db')} …`);
     served = await servePglite(path.join(config.dataDir, 'service-db'));
     databaseUrl = served.url;
   }
@@ -92,16 +108,29 @@ async function main(): Promise<void> {
     WEB_ROOT: path.join(root, 'web/dist'),
   };
   const bin = path.join(root, 'node_modules/.bin/serverless');
+  // The functions' own output (route table, one block per invocation, JSON logs) is long: it goes to a
+  // log file unless LOG_LEVEL=debug asks for everything on the console.
+  const verbose = config.logLevel === 'debug';
+  const logFile = verbose ? undefined : path.join(config.dataDir, 'service.log');
   const child = spawn(bin, ['offline', 'start', '--stage', 'local'], {
     cwd: root,
     env,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
   });
+  if (logFile) {
+    const log = createWriteStream(logFile, { flags: 'a' });
+    log.write(`\n=== npm start ${new Date().toISOString()} ===\n`);
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+  }
 
   const stopSchedules = startScheduleTimer(env.LOCAL_LAMBDA_ENDPOINT, [
     { functionName: LOCAL_FUNCTION_NAMES.cronLoads, everyMs: 60_000 },
   ]);
+  let stopping = false;
   const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
     if (child.exitCode === null) child.kill('SIGTERM');
     stopSchedules();
     await demo?.close().catch(() => {});
@@ -110,30 +139,34 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
-  child.on('exit', (code) => void stop(code ?? 1));
+  child.on('exit', (code) => {
+    if (!stopping)
+      console.error(`The functions stopped (exit code ${code})${logFile ? `; see ${logFile}` : ''}.`);
+    void stop(code ?? 1);
+  });
 
   const url = `http://127.0.0.1:${config.port}`;
-  await waitForHealth(url, child, 120_000);
+  await waitForHealth(url, child, 120_000, logFile);
   const admin = accounts.find((a) => a.role === 'admin')!;
+  const user = accounts.find((a) => a.role === 'data-user');
   const demoLines = !demo
-    ? []
-    : await seedDemo({ url, admin, connString: demo.connString }).catch((e) => [
+    ? ['  Demo:          off (DEMO=off)']
+    : await seedDemo({ url, admin, user, connString: demo.connString, anchor: demo.anchor }).catch((e) => [
         `  Demo: not seeded (${(e as Error).message})`,
       ]);
+  const generated = accounts.some((a) => a.generated);
   const lines = [
-    '',
     `Anomaly monitor is running at ${url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     `  API reference: ${url}/api/v1/docs`,
-    `  Database:      ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
+    `  Database:      ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${path.join(config.dataDir, 'service-db')}`}`,
     ...demoLines,
+    `  Log:           ${logFile ?? 'on the console (LOG_LEVEL=debug)'}`,
     '  Sign in with:',
-    ...accounts.map(
-      (a) =>
-        `    ${a.role.padEnd(9)} ${a.email}  password: ${a.password}${a.generated ? '  (generated; set SEED_' + (a.role === 'admin' ? 'ADMIN' : 'USER') + '_PASSWORD to choose)' : ''}`,
-    ),
-    `  Token: curl -s -X POST ${url}/api/v1/auth/token -H 'content-type: application/json' -d '{"email":"${accounts[0].email}","password":"${accounts[0].password}"}'`,
+    ...accounts.map((a) => `    ${a.role.padEnd(9)} ${a.email}  password: ${a.password}`),
+    ...(generated
+      ? ['    (passwords are generated at each start; set SEED_ADMIN_PASSWORD / SEED_USER_PASSWORD)']
+      : []),
     'Press Ctrl+C to stop.',
-    '',
   ];
   console.log(lines.join('\n'));
 }

@@ -13,7 +13,7 @@ import { AppError, ConflictError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { callModel, type LlmAnswer, type LlmEndpoint } from './llm-client';
 import { type BuiltPrompt, buildPrompt, DEFAULT_PROMPT_BUDGET } from './prompt';
-import { loadEndpoint } from './settings';
+import { hasEndpoint, loadEndpoint } from './settings';
 
 export interface SummaryDeps extends AnomalyDeps {
   db: Database;
@@ -29,6 +29,8 @@ export interface StoredSummary {
   generatedAt: string | null;
   meta: Record<string, unknown> | null;
   lastError: string | null;
+  /** Whether a language-model endpoint is configured (GET only): without one, refresh answers 409. */
+  modelConfigured?: boolean;
 }
 
 async function readStored(db: Database, filterId: number): Promise<StoredSummary> {
@@ -50,7 +52,7 @@ export async function getSummary(
 ): Promise<StoredSummary> {
   requireRead(caller);
   await loadVisibleFilter(deps.db, caller, filterId);
-  return readStored(deps.db, filterId);
+  return { ...(await readStored(deps.db, filterId)), modelConfigured: await hasEndpoint(deps.db) };
 }
 
 /** GET /{id}/summarization/prompt: the prompt that would be sent now, with what was left out. */

@@ -141,6 +141,12 @@ export async function putSummarizationSettings(
   } as SummarizationSettingsView;
 }
 
+/** Whether a language-model endpoint is saved (no secret is read): what the summary box tells readers. */
+export async function hasEndpoint(db: Database): Promise<boolean> {
+  const rows = await db.orm.select({ key: settings.key }).from(settings).where(eq(settings.key, KEY));
+  return rows.length > 0;
+}
+
 /** The endpoint to call, with its headers decrypted; undefined when none is configured. */
 export async function loadEndpoint(
   deps: SettingsDeps,

@@ -1,4 +1,9 @@
-/** The demo's source database: PGlite in DATA_DIR/demo-source, served on 127.0.0.1 through pglite-socket, seeded once and extended to yesterday on later starts. */
+/**
+ * The demo's source database: PGlite in DATA_DIR/demo-source, served on 127.0.0.1 through pglite-socket,
+ * seeded once and extended to yesterday on later starts. The injected anomalies sit a few days before
+ * the anchor; once the anchor is more than REANCHOR_AFTER_DAYS old they would drop out of the filters'
+ * relative ranges ("Last 7 Days"), so the data is generated again up to yesterday.
+ */
 import path from 'node:path';
 import { servePglite } from '../local/pglite-server';
 import { type DemoRow, demoRows, demoStart } from './data';
@@ -13,6 +18,8 @@ export interface DemoSource {
 }
 
 const DAY = 86_400_000;
+/** Older anchors are regenerated: the recent injections would fall out of "Last 7 Days". */
+export const REANCHOR_AFTER_DAYS = 3;
 const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 const literal = (r: DemoRow) =>
@@ -41,11 +48,14 @@ export async function startDemoSource(dataDir: string, today = new Date()): Prom
       `SELECT to_char(anchor, 'YYYY-MM-DD') AS anchor, to_char(last_day, 'YYYY-MM-DD') AS last_day FROM demo_meta`,
     )
   ).rows[0];
-  let anchor = meta?.anchor ?? yesterday;
+  const stale =
+    meta !== undefined && Date.parse(meta.anchor) < Date.parse(yesterday) - REANCHOR_AFTER_DAYS * DAY;
+  const anchor = meta && !stale ? meta.anchor : yesterday;
   let added = 0;
-  if (!meta) {
+  if (!meta || stale) {
     const rows = demoRows(anchor, demoStart(anchor), anchor);
     await db.transaction(async (tx) => {
+      await tx.exec('DELETE FROM daily_sales; DELETE FROM demo_meta');
       await insertRows(tx, rows);
       await tx.query('INSERT INTO demo_meta (anchor, last_day) VALUES ($1, $1)', [anchor]);
     });
@@ -59,7 +69,6 @@ export async function startDemoSource(dataDir: string, today = new Date()): Prom
     });
     added = rows.length;
   }
-  anchor = meta?.anchor ?? anchor;
   return {
     port: served.port,
     connString: `Host=127.0.0.1;Port=${served.port};Database=postgres;Username=postgres;Password=demo;SSL Mode=disable`,

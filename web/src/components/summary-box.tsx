@@ -1,8 +1,14 @@
-/** A filter's AI summary on Home, with a refresh that regenerates it now (a failure keeps the previous text). */
+/**
+ * A filter's AI summary on Home, with a refresh that regenerates it now (a failure keeps the previous text).
+ * Without a language model configured it says so, with the way to Settings, instead of offering a refresh that fails.
+ */
 import { useState } from 'react';
 import { api } from '../lib/api';
 import { when } from '../lib/format';
+import { Link } from '../lib/router';
+import { isAdmin, useMe } from '../lib/session';
 import type { Filter } from '../lib/types';
+import { useLoad } from '../lib/use-load';
 import { Problem } from './ui';
 
 interface Stored {
@@ -10,8 +16,32 @@ interface Stored {
   generatedAt: string | null;
 }
 
+function NoModel() {
+  const me = useMe();
+  return (
+    <p className="muted no-model">
+      No language model is configured, so no summary is generated.{' '}
+      {isAdmin(me) ? (
+        <>
+          Set one up under <Link to="/settings">Settings → AI summaries</Link>.
+        </>
+      ) : (
+        <>
+          An administrator sets one up under <Link to="/settings">Settings → AI summaries</Link>.
+        </>
+      )}
+    </p>
+  );
+}
+
 export function SummaryBox({ filter }: { filter: Filter }) {
   const [summary, setSummary] = useState<Stored | null>(filter.summary);
+  // Whether a model is configured: asked once (older services do not say; then a refresh is offered).
+  const stored = useLoad(
+    () => api<{ modelConfigured?: boolean }>('GET', `/anomaly-filters/${filter.id}/summarization`),
+    [filter.id],
+  );
+  const noModel = stored.data?.modelConfigured === false;
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const refresh = async () => {
@@ -29,16 +59,19 @@ export function SummaryBox({ filter }: { filter: Filter }) {
     <div className="summary" aria-live="polite" aria-busy={busy}>
       <div className="summary-head">
         <h3>AI summary</h3>
-        <button type="button" className="link" disabled={busy} onClick={refresh}>
-          {busy ? 'Generating…' : 'Refresh summary'}
-        </button>
+        {!noModel && (
+          <button type="button" className="link" disabled={busy} onClick={refresh}>
+            {busy ? 'Generating…' : 'Refresh summary'}
+          </button>
+        )}
       </div>
+      {noModel && <NoModel />}
       {summary?.text ? (
         <>
           <p className="summary-text">{summary.text}</p>
           <small className="muted">Generated {when(summary.generatedAt)}</small>
         </>
-      ) : (
+      ) : noModel ? null : (
         <p className="muted">No summary has been generated yet.</p>
       )}
       <Problem error={error} />

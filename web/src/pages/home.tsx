@@ -8,6 +8,7 @@ import { Link } from '../lib/router';
 import { isAdmin, useMe } from '../lib/session';
 import type { Filter, FilterRun } from '../lib/types';
 import { useLoad } from '../lib/use-load';
+import { TopCharts } from './home-charts';
 
 /** Pinned filters first, then filters shared with the caller, each once. */
 async function homeFilters(): Promise<Filter[]> {
@@ -103,6 +104,7 @@ function FilterCard({ filter, onChanged }: { filter: Filter; onChanged: () => vo
       {run.data && (
         <>
           <RunInfo run={run.data} />
+          <TopCharts anomalies={run.data.anomalies} />
           {run.data.aggregates && (
             <>
               <h3>Aggregates</h3>
