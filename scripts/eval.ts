@@ -12,12 +12,16 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { loadRealDatasets } from './eval/datasets';
 import { evaluateDataset, type RealResult, renderReal, runEngine, runService, variantsOf } from './eval/real';
+import { type CubeResult, renderCube, runCube } from './eval/cube';
 import { openServiceEnv } from './eval/service';
+import { HOTEL_CUBE, SMALL_CUBE } from './synthetic/cube';
 import { syntheticPrecisionRecall } from './eval/synthetic-pr';
 
 interface Args {
   real: boolean;
   synthetic: boolean;
+  cube: boolean;
+  hotel: boolean;
   fast: boolean;
   datasets?: string[];
   views: number;
@@ -31,10 +35,12 @@ function parseArgs(argv: string[]): Args {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const has = (name: string) => argv.includes(name);
-  const anySelected = has('--real') || has('--synthetic');
+  const anySelected = has('--real') || has('--synthetic') || has('--cube') || has('--hotel');
   return {
     real: has('--real') || !anySelected,
     synthetic: has('--synthetic') || !anySelected,
+    cube: has('--cube') || !anySelected,
+    hotel: has('--hotel'),
     fast: has('--fast'),
     datasets: get('--datasets')?.split(','),
     views: Number(get('--views') ?? 60),
@@ -96,6 +102,21 @@ async function main() {
       '',
       ...results.map(renderReal),
     );
+  }
+  if (args.cube || args.hotel) {
+    const env = await openServiceEnv();
+    try {
+      const cubes: CubeResult[] = [];
+      if (args.cube) cubes.push(await runCube(env, 'cube_small', SMALL_CUBE));
+      if (args.hotel) cubes.push(await runCube(env, 'cube_hotel', HOTEL_CUBE));
+      parts.push(
+        '### Synthetic hotel cube through the service: volume, injections found, ranking',
+        '',
+        ...cubes.map(renderCube),
+      );
+    } finally {
+      await env.stop();
+    }
   }
   if (args.synthetic) parts.push(syntheticPrecisionRecall(args.views, args.seed));
   const text = [
