@@ -19,6 +19,7 @@ const CommentsPage = lazy(() => import('./pages/comments').then((m) => ({ defaul
 const UsersPage = lazy(() => import('./pages/users').then((m) => ({ default: m.UsersPage })));
 const ApiKeysPage = lazy(() => import('./pages/api-keys').then((m) => ({ default: m.ApiKeysPage })));
 const SettingsPage = lazy(() => import('./pages/settings').then((m) => ({ default: m.SettingsPage })));
+const ExplorerPage = lazy(() => import('./pages/explorer').then((m) => ({ default: m.ExplorerPage })));
 const LicensePage = lazy(() => import('./pages/license').then((m) => ({ default: m.LicensePage })));
 
 interface RouteDef {
@@ -49,6 +50,7 @@ const routes: RouteDef[] = [
     render: (p) => <DataViewEditPage id={Number(p.id)} />,
   },
   { pattern: '/connectors', title: 'Connectors', admin: true, render: () => <ConnectorsPage /> },
+  { pattern: '/explorer', title: 'Series explorer', render: () => <ExplorerPage /> },
   { pattern: '/comments', title: 'Comments', render: () => <CommentsPage /> },
   { pattern: '/users', title: 'Users', admin: true, render: () => <UsersPage /> },
   { pattern: '/api-keys', title: 'API keys', admin: true, render: () => <ApiKeysPage /> },
@@ -59,6 +61,7 @@ const routes: RouteDef[] = [
 const adminNav: Array<[string, string]> = [
   ['/', 'Home'],
   ['/filters', 'Filters'],
+  ['/explorer', 'Explorer'],
   ['/dataviews', 'Data views'],
   ['/connectors', 'Connectors'],
   ['/comments', 'Comments'],
@@ -69,6 +72,7 @@ const adminNav: Array<[string, string]> = [
 ];
 const userNav: Array<[string, string]> = [
   ['/', 'Home'],
+  ['/explorer', 'Explorer'],
   ['/comments', 'Comments'],
 ];
 

@@ -3,6 +3,8 @@ import { Fragment, type ReactNode, useState } from 'react';
 import { categoriesText, fmt, pct } from '../lib/format';
 import type { Aggregate, Anomaly, FilterRun } from '../lib/types';
 import { AnomalyDetail } from './anomaly-detail';
+import { anomalyExplorerHref } from './explorer/model';
+import { Link } from '../lib/router';
 import { Badge } from './ui';
 
 const key = (a: Anomaly) => `${a.dataViewId}:${a.id}`;
@@ -12,28 +14,36 @@ interface Column {
   num?: boolean;
   /** Shown in the compact table of the filter preview. */
   compact?: boolean;
+  /** The service's sortBy for this column (paged results, lib/anomalies/pages.ts). */
+  sortKey?: string;
   cell: (a: Anomaly) => ReactNode;
 }
 
 // The first column (start date, which opens the chart) is drawn separately.
 const COLUMNS: Column[] = [
-  { label: 'Type', compact: true, cell: (a) => a.type },
-  { label: 'Data view', cell: (a) => a.dataView },
+  { label: 'Type', compact: true, sortKey: 'type', cell: (a) => a.type },
+  { label: 'Data view', sortKey: 'dataView', cell: (a) => a.dataView },
   { label: 'Categories', compact: true, cell: (a) => categoriesText(a.categories) },
-  { label: 'Duration', num: true, compact: true, cell: (a) => a.duration },
-  { label: 'Actual', num: true, compact: true, cell: (a) => fmt(a.actualValue) },
-  { label: 'Expected', num: true, compact: true, cell: (a) => fmt(a.predictedValue) },
-  { label: 'Change', num: true, cell: (a) => fmt(a.change) },
-  { label: 'Change %', num: true, compact: true, cell: (a) => pct(a.changePct) },
-  { label: 'Share %', num: true, cell: (a) => pct(a.sharePct) },
-  { label: 'Recurrence', num: true, cell: (a) => fmt(a.recurrence) },
+  { label: 'Duration', num: true, compact: true, sortKey: 'duration', cell: (a) => a.duration },
+  { label: 'Actual', num: true, compact: true, sortKey: 'actualValue', cell: (a) => fmt(a.actualValue) },
+  {
+    label: 'Expected',
+    num: true,
+    compact: true,
+    sortKey: 'predictedValue',
+    cell: (a) => fmt(a.predictedValue),
+  },
+  { label: 'Change', num: true, sortKey: 'change', cell: (a) => fmt(a.change) },
+  { label: 'Change %', num: true, compact: true, sortKey: 'changePct', cell: (a) => pct(a.changePct) },
+  { label: 'Share %', num: true, sortKey: 'sharePct', cell: (a) => pct(a.sharePct) },
+  { label: 'Recurrence', num: true, sortKey: 'recurrence', cell: (a) => fmt(a.recurrence) },
   {
     label: 'Result',
     compact: true,
     cell: (a) => <Badge tone={a.result === 'Positive' ? 'pos' : 'neg'}>{a.result}</Badge>,
   },
-  { label: 'SIN', num: true, compact: true, cell: (a) => fmt(a.sin) },
-  { label: 'SIM', num: true, cell: (a) => fmt(a.sim) },
+  { label: 'SIN', num: true, compact: true, sortKey: 'sin', cell: (a) => fmt(a.sin) },
+  { label: 'SIM', num: true, sortKey: 'sim', cell: (a) => fmt(a.sim) },
   { label: 'Comments', cell: (a) => (a.comments?.length ? `${a.comments.length} 💬` : '') },
 ];
 
@@ -42,9 +52,42 @@ interface TableProps {
   caption: string;
   /** Fewer columns, for narrow panes. */
   compact?: boolean;
+  /** Column headers become sort buttons (the service sorts; see explorer/paged-results.tsx). */
+  sort?: { by: string; order: 'asc' | 'desc'; onSort: (key: string) => void };
 }
 
-export function AnomalyTable({ anomalies, caption, compact }: TableProps) {
+/** A header cell, a sort button when the table sorts by that column. */
+function HeaderCell({
+  label,
+  num,
+  sortKey,
+  sort,
+}: {
+  label: string;
+  num?: boolean;
+  sortKey?: string;
+  sort?: TableProps['sort'];
+}) {
+  const active = sort && sortKey && sort.by === sortKey;
+  return (
+    <th
+      scope="col"
+      className={num ? 'num' : undefined}
+      aria-sort={active ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined}
+    >
+      {sort && sortKey ? (
+        <button type="button" className="sort" onClick={() => sort.onSort(sortKey)}>
+          {label}
+          {active ? (sort.order === 'asc' ? ' ▲' : ' ▼') : ''}
+        </button>
+      ) : (
+        label
+      )}
+    </th>
+  );
+}
+
+export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) {
   const [open, setOpen] = useState<Set<string>>(new Set());
   if (anomalies.length === 0)
     return <p className="muted">No anomalies match this filter in its time range.</p>;
@@ -62,11 +105,9 @@ export function AnomalyTable({ anomalies, caption, compact }: TableProps) {
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Start date</th>
+            <HeaderCell label="Start date" sortKey="startDate" sort={sort} />
             {columns.map((c) => (
-              <th key={c.label} scope="col" className={c.num ? 'num' : undefined}>
-                {c.label}
-              </th>
+              <HeaderCell key={c.label} label={c.label} num={c.num} sortKey={c.sortKey} sort={sort} />
             ))}
           </tr>
         </thead>
@@ -97,6 +138,9 @@ export function AnomalyTable({ anomalies, caption, compact }: TableProps) {
                 {isOpen && (
                   <tr className="detail-row">
                     <td colSpan={columns.length + 1}>
+                      <p className="explorer-link">
+                        <Link to={anomalyExplorerHref(a)}>Open in explorer</Link>
+                      </p>
                       <AnomalyDetail anomaly={a} />
                     </td>
                   </tr>
@@ -189,12 +233,14 @@ export function AggregateTable({ aggregates }: { aggregates: Aggregate[] }) {
 
 /** What a run searched (the resolved window) and the service's warnings about the filter. */
 export function RunInfo({ run }: { run: FilterRun }) {
+  // A paged answer (explorer/paged-results.tsx) holds one page: its total is the result's size.
+  const total = (run as FilterRun & { page?: { total: number } }).page?.total ?? run.anomalies.length;
   return (
     <>
       {run.timeRange && (
         <p className="muted">
-          {run.timeRange.dateFrom} – {run.timeRange.dateTo} · {run.anomalies.length} anomal
-          {run.anomalies.length === 1 ? 'y' : 'ies'}
+          {run.timeRange.dateFrom} – {run.timeRange.dateTo} · {total} anomal
+          {total === 1 ? 'y' : 'ies'}
           {run.aggregates
             ? ` · ${run.aggregates.length} aggregate${run.aggregates.length === 1 ? '' : 's'}`
             : ''}

@@ -1,6 +1,7 @@
 /** Home: the caller's pinned and shared filters, each headed by its comment, with summary, results and aggregates. */
 import { useState } from 'react';
-import { AggregateTable, AnomalyTable, RunInfo } from '../components/results';
+import { FIRST_PAGE_SIZE, PagedAnomalyTable } from '../components/explorer/paged-results';
+import { AggregateTable, RunInfo } from '../components/results';
 import { SummaryBox } from '../components/summary-box';
 import { Loading, Problem } from '../components/ui';
 import { api, isMissingEndpoint } from '../lib/api';
@@ -50,7 +51,10 @@ export function HomePage() {
 }
 
 function FilterCard({ filter, onChanged }: { filter: Filter; onChanged: () => void }) {
-  const run = useLoad(() => api<FilterRun>('GET', `/anomalies/by-filter/${filter.id}`), [filter.id]);
+  const run = useLoad(
+    () => api<FilterRun>('GET', `/anomalies/by-filter/${filter.id}?pageSize=${FIRST_PAGE_SIZE}`),
+    [filter.id],
+  );
   const [error, setError] = useState<unknown>(null);
   const headingId = `filter-${filter.id}-title`;
   const act = async (fn: () => Promise<unknown>) => {
@@ -112,7 +116,7 @@ function FilterCard({ filter, onChanged }: { filter: Filter; onChanged: () => vo
             </>
           )}
           <h3>Anomalies</h3>
-          <AnomalyTable anomalies={run.data.anomalies} caption={`Anomalies of ${filter.name}`} />
+          <PagedAnomalyTable filterId={filter.id} filterName={filter.name} first={run.data} />
         </>
       )}
     </section>

@@ -1,0 +1,160 @@
+/** The series explorer's API shapes and its URL: every state of the page is an address that can be shared. */
+import { addDays } from '../../lib/format';
+
+export interface ExplorerCategory {
+  name: string;
+  label: string;
+  parent: string | null;
+}
+
+export interface TreeAnswer {
+  dataViewId: number;
+  dataView: string;
+  categories: ExplorerCategory[];
+  detectors: Array<{ index: number; type: string }>;
+  node: { categories: Record<string, string>; seriesId: number | null; anomalies: number };
+  dimensions: string[];
+  children?: {
+    dimension: string;
+    search: string | null;
+    offset: number;
+    limit: number;
+    total: number;
+    items: Array<{ value: string; seriesId: number; anomalies: number; expandable: boolean }>;
+  };
+}
+
+export interface SearchAnswer {
+  search: string;
+  limit: number;
+  truncated: boolean;
+  items: Array<{ seriesId: number; categories: Record<string, string>; anomalies: number }>;
+}
+
+export interface SeriesAnomaly {
+  id: number;
+  type: string;
+  startDate: string;
+  endDate: string;
+  duration: number;
+  actualValue: number | null;
+  predictedValue: number | null;
+  change: number | null;
+  changePct: number | null;
+  sharePct: number | null;
+  recurrence: number | null;
+  result: 'Positive' | 'Negative';
+  sin: number | null;
+  sim: number | null;
+  measure?: string;
+}
+
+export interface SeriesAnswer {
+  dataViewId: number;
+  dataView: string;
+  seriesId: number;
+  categories: Record<string, string | null>;
+  detectors: Array<{ index: number; type: string }>;
+  detector: { type: string; code: string; params: Record<string, unknown> } | null;
+  band: string | null;
+  skipped: { reason?: string; message?: string } | null;
+  points: Array<{
+    date: string;
+    value: number;
+    expected: number | null;
+    lower: number | null;
+    upper: number | null;
+    flag: number;
+    filled: boolean;
+  }>;
+  specialDates: Array<{ date: string; impact: string }>;
+  comments: Array<{ id: number; text: string; email: string; dateFrom: string; dateTo: string }>;
+  anomalies: SeriesAnomaly[];
+}
+
+/** What the address holds. */
+export interface ExplorerState {
+  view: number | null;
+  categories: Record<string, string>;
+  type?: string;
+  from?: string;
+  to?: string;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function readState(query: URLSearchParams): ExplorerState {
+  const view = Number(query.get('view'));
+  const categories: Record<string, string> = {};
+  for (const [k, v] of query) if (k.startsWith('c.') && v !== '') categories[k.slice(2)] = v;
+  const date = (k: string) => {
+    const v = query.get(k) ?? '';
+    return DATE.test(v) ? v : undefined;
+  };
+  return {
+    view: Number.isSafeInteger(view) && view > 0 ? view : null,
+    categories,
+    type: query.get('type') || undefined,
+    from: date('from'),
+    to: date('to'),
+  };
+}
+
+/** The address of a state (categories in the view's order when known). */
+export function explorerHref(s: ExplorerState): string {
+  const q = new URLSearchParams();
+  if (s.view) q.set('view', String(s.view));
+  for (const [k, v] of Object.entries(s.categories)) q.set(`c.${k}`, v);
+  if (s.type) q.set('type', s.type);
+  if (s.from) q.set('from', s.from);
+  if (s.to) q.set('to', s.to);
+  const text = q.toString();
+  return text ? `/explorer?${text}` : '/explorer';
+}
+
+/** The categories of a node as the API's query (`c.<name>=<value>`). */
+export function categoriesQuery(categories: Record<string, string>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(categories)) q.set(`c.${k}`, v);
+  return q.toString();
+}
+
+/** "Open in explorer" for an anomaly: its series, its detector, six weeks before to two weeks after. */
+export function anomalyExplorerHref(a: {
+  dataViewId: number;
+  type: string;
+  startDate: string;
+  endDate: string;
+  categories: Record<string, string | null>;
+}): string {
+  const categories: Record<string, string> = {};
+  for (const [k, v] of Object.entries(a.categories ?? {}))
+    if (v !== null && v !== undefined) categories[k] = v;
+  return explorerHref({
+    view: a.dataViewId,
+    categories,
+    type: a.type.toLowerCase(),
+    from: addDays(a.startDate, -42),
+    to: addDays(a.endDate, 14),
+  });
+}
+
+export function sameCategories(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
+
+/** Dimensions a node can be split by: unset ones whose parent is set. */
+export function openDimensions(categories: ExplorerCategory[], set: Record<string, string>): string[] {
+  return categories
+    .filter((c) => !(c.name in set) && (c.parent === null || c.parent in set))
+    .map((c) => c.name);
+}
+
+export function seriesTitle(categories: Record<string, string | null>, order?: ExplorerCategory[]): string {
+  const names = order ? order.map((c) => c.name) : Object.keys(categories);
+  const parts = names
+    .filter((n) => categories[n] !== null && categories[n] !== undefined)
+    .map((n) => categories[n]);
+  return parts.length ? parts.join(' › ') : 'All (total)';
+}

@@ -1,0 +1,296 @@
+/**
+ * Series explorer: pick a data view, walk its categories (tree and search), and see one series with the
+ * detector's expectations and band, anomaly windows, special dates and comments, and its anomalies in a table.
+ * The address holds the whole state: /explorer?view=&c.<category>=&type=&from=&to=
+ */
+import { useMemo, useState } from 'react';
+import '../components/explorer/explorer.css';
+import {
+  categoriesQuery,
+  type ExplorerState,
+  explorerHref,
+  readState,
+  type SeriesAnomaly,
+  type SeriesAnswer,
+  seriesTitle,
+  type TreeAnswer,
+} from '../components/explorer/model';
+import { SeriesTree } from '../components/explorer/series-tree';
+import { UPlotChart } from '../components/explorer/uplot-chart';
+import { Badge, Loading, Problem } from '../components/ui';
+import { api } from '../lib/api';
+import { addDays, fmt, pct } from '../lib/format';
+import { navigate, useLocation } from '../lib/router';
+import type { DataViewLite } from '../lib/types';
+import { useLoad } from '../lib/use-load';
+
+export function ExplorerPage() {
+  const { query } = useLocation();
+  const state = readState(query);
+  const views = useLoad(() => api<DataViewLite[]>('GET', '/dataviews/lite'), []);
+  const go = (next: Partial<ExplorerState>, replace = false) =>
+    navigate(explorerHref({ ...state, ...next }), { replace });
+  return (
+    <div className="explorer">
+      <div className="page-header">
+        <h1>Series explorer</h1>
+      </div>
+      <Problem error={views.error} />
+      <div className="explorer-pick">
+        <label htmlFor="explorer-view">Data view</label>
+        <select
+          id="explorer-view"
+          value={state.view ?? ''}
+          onChange={(e) => navigate(explorerHref({ view: Number(e.target.value) || null, categories: {} }))}
+        >
+          <option value="">Choose a data view…</option>
+          {views.data?.map((v) => (
+            <option key={v.id} value={v.id}>
+              {v.domain} / {v.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {views.data && views.data.length === 0 && (
+        <p className="muted">No data view is assigned to you yet: ask an administrator.</p>
+      )}
+      {state.view === null ? (
+        <p className="muted">Choose a data view to walk its series, or open one from an anomaly on Home.</p>
+      ) : (
+        <ViewExplorer key={state.view} viewId={state.view} state={state} go={go} />
+      )}
+    </div>
+  );
+}
+
+function ViewExplorer({
+  viewId,
+  state,
+  go,
+}: {
+  viewId: number;
+  state: ExplorerState;
+  go: (next: Partial<ExplorerState>, replace?: boolean) => void;
+}) {
+  const root = useLoad(() => api<TreeAnswer>('GET', `/dataviews/${viewId}/explorer/tree`), [viewId]);
+  if (root.error) return <Problem error={root.error} />;
+  if (!root.data) return <Loading what="Reading the data view" />;
+  return (
+    <div className="explorer-body">
+      <SeriesTree
+        viewId={viewId}
+        categories={root.data.categories}
+        rootAnomalies={root.data.node.anomalies}
+        selected={state.categories}
+        onSelect={(categories) => go({ categories, from: undefined, to: undefined })}
+      />
+      <SeriesPanel view={root.data} state={state} go={go} />
+    </div>
+  );
+}
+
+function SeriesPanel({
+  view,
+  state,
+  go,
+}: {
+  view: TreeAnswer;
+  state: ExplorerState;
+  go: (next: Partial<ExplorerState>, replace?: boolean) => void;
+}) {
+  const key = categoriesQuery(state.categories);
+  const series = useLoad(async () => {
+    const node = await api<TreeAnswer>(
+      'GET',
+      `/dataviews/${view.dataViewId}/explorer/tree${key ? `?${key}` : ''}`,
+    );
+    if (node.node.seriesId === null) return null;
+    const type = state.type ? `?type=${encodeURIComponent(state.type)}` : '';
+    return api<SeriesAnswer>(
+      'GET',
+      `/dataviews/${view.dataViewId}/explorer/series/${node.node.seriesId}${type}`,
+    );
+  }, [view.dataViewId, key, state.type]);
+  const [picked, setPicked] = useState<number | null>(null);
+  const title = seriesTitle(state.categories, view.categories);
+  const data = series.data;
+  const windows = useMemo(
+    () =>
+      (data?.anomalies ?? []).map((a) => ({
+        startDate: a.startDate,
+        endDate: a.endDate,
+        result: a.result,
+        active: a.id === picked,
+      })),
+    [data, picked],
+  );
+  const specialDates = useMemo(() => (data?.specialDates ?? []).map((d) => d.date), [data]);
+  const comments = useMemo(
+    () => (data?.comments ?? []).map((c) => ({ dateFrom: c.dateFrom, dateTo: c.dateTo, text: c.text })),
+    [data],
+  );
+  const detectorTypes = [...new Set(view.detectors.map((d) => d.type.toLowerCase()))];
+  const current = data?.detector?.type ?? state.type ?? detectorTypes[0];
+  if (state.type && !detectorTypes.includes(state.type.toLowerCase()))
+    detectorTypes.push(state.type.toLowerCase());
+  const show = (a: SeriesAnomaly) => {
+    setPicked(a.id);
+    go({ from: addDays(a.startDate, -42), to: addDays(a.endDate, 14) }, true);
+  };
+  return (
+    <section className="series-panel card" aria-labelledby="series-title">
+      <header className="series-head">
+        <div>
+          <h2 id="series-title">{title}</h2>
+          <p className="muted">
+            {view.dataView}
+            {data?.band && ` · band: ${data.band}`}
+          </p>
+        </div>
+        {detectorTypes.length > 0 && (
+          <div className="field inline">
+            <label htmlFor="explorer-detector">Detector</label>
+            <select
+              id="explorer-detector"
+              value={current?.toLowerCase() ?? ''}
+              onChange={(e) => go({ type: e.target.value }, false)}
+            >
+              {detectorTypes.map((t) => (
+                <option key={t} value={t}>
+                  {t.toUpperCase()}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+      </header>
+      {series.loading && !data && <Loading what="Reading the series" />}
+      <Problem error={series.error} />
+      {data === null && (
+        <p className="muted">No series was loaded for {title}: choose another node, or load the data view.</p>
+      )}
+      {data && (
+        <>
+          {data.skipped && (
+            <p className="warning">
+              The {data.detector?.code ?? 'detector'} does not judge this series:{' '}
+              {data.skipped.message ?? data.skipped.reason ?? 'skipped'}.
+            </p>
+          )}
+          <UPlotChart
+            points={data.points}
+            windows={windows}
+            specialDates={specialDates}
+            comments={comments}
+            from={state.from}
+            to={state.to}
+            onRange={(from, to) => go({ from, to }, true)}
+            label={`Daily values of ${title} with the expected values of ${data.detector?.code ?? 'the detector'}${data.band ? ' and its band' : ''}, ${data.anomalies.length} anomaly windows shaded`}
+          />
+          <SeriesNotes data={data} />
+          <h3>Anomalies of this series</h3>
+          <SeriesAnomalies anomalies={data.anomalies} picked={picked} onShow={show} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function SeriesNotes({ data }: { data: SeriesAnswer }) {
+  if (data.comments.length === 0 && data.specialDates.length === 0) return null;
+  return (
+    <div className="series-notes">
+      {data.comments.length > 0 && (
+        <div>
+          <h3>Comments</h3>
+          <ul className="comments">
+            {data.comments.map((c) => (
+              <li key={c.id}>
+                <strong>{c.dateFrom === c.dateTo ? c.dateFrom : `${c.dateFrom} – ${c.dateTo}`}</strong>{' '}
+                {c.text} <span className="muted">({c.email})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {data.specialDates.length > 0 && (
+        <div>
+          <h3>Special dates</h3>
+          <p className="muted special-list">
+            {data.specialDates
+              .map((d) => (d.impact === 'both' ? d.date : `${d.date} (${d.impact} only)`))
+              .join(', ')}
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function SeriesAnomalies({
+  anomalies,
+  picked,
+  onShow,
+}: {
+  anomalies: SeriesAnomaly[];
+  picked: number | null;
+  onShow: (a: SeriesAnomaly) => void;
+}) {
+  if (anomalies.length === 0) return <p className="muted">No anomaly was found in this series.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="results">
+        <caption className="sr-only">Anomalies of this series, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Start date</th>
+            <th scope="col">End date</th>
+            <th scope="col">Type</th>
+            <th scope="col" className="num">
+              Duration
+            </th>
+            <th scope="col" className="num">
+              Actual
+            </th>
+            <th scope="col" className="num">
+              Expected
+            </th>
+            <th scope="col" className="num">
+              Change %
+            </th>
+            <th scope="col">Result</th>
+            <th scope="col" className="num">
+              SIN
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {anomalies.map((a) => (
+            <tr key={a.id} className={a.id === picked ? 'open' : undefined}>
+              <td>
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Show the ${a.type} anomaly of ${a.startDate} on the chart`}
+                  onClick={() => onShow(a)}
+                >
+                  {a.startDate}
+                </button>
+              </td>
+              <td>{a.endDate}</td>
+              <td>{a.type}</td>
+              <td className="num">{a.duration}</td>
+              <td className="num">{fmt(a.actualValue)}</td>
+              <td className="num">{fmt(a.predictedValue)}</td>
+              <td className="num">{pct(a.changePct)}</td>
+              <td>
+                <Badge tone={a.result === 'Positive' ? 'pos' : 'neg'}>{a.result}</Badge>
+              </td>
+              <td className="num">{fmt(a.sin)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
