@@ -10,6 +10,11 @@ export type Impact = 'both' | 'positive' | 'negative';
 
 export const SUPPRESS_POSITIVE = 1;
 export const SUPPRESS_NEGATIVE = 2;
+/**
+ * Not a calendar bit: the detection engine marks days without source data with it in a series'
+ * copy of the flags, so that detectors neither judge them nor use them in baselines.
+ */
+export const NO_DATA = 4;
 
 export type SpecialDateEntry = string | { date: string; impact?: Impact };
 export type RecurringRuleEntry = string | { rule: string; impact?: Impact };

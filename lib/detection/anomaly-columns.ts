@@ -25,7 +25,18 @@ export function dateOf(epochDay: number): string {
   return text;
 }
 
-/** The draft of one anomaly; change, change %, change cum and dates derive from the window's sums. */
+/**
+ * Below this |predicted| (per day) nothing material was expected: the change % is null rather than
+ * a ratio to almost nothing. The detectors do not judge such days (minVolume); this guards records
+ * whose expectation is still near zero.
+ */
+const MATERIAL_EXPECTED = 1e-6;
+
+/**
+ * The draft of one anomaly. Actual and predicted are per day over the window's judged days, change
+ * is their difference and change cum the total change over the window (change × judged days when
+ * not given), so it grows linearly with the duration.
+ */
 export function makeDraft(
   seriesId: SeriesId,
   type: AnomalyType,
@@ -36,8 +47,10 @@ export function makeDraft(
   sharePct: number | null,
   recurrence: number,
   positive: boolean,
+  changeCum?: number,
 ): AnomalyDraft {
   const change = actualValue - predictedValue;
+  const material = Math.abs(predictedValue) > MATERIAL_EXPECTED * Math.max(1, Math.abs(actualValue));
   const endDay = startDay + duration - 1;
   return {
     seriesId,
@@ -50,8 +63,8 @@ export function makeDraft(
     actualValue,
     predictedValue,
     change,
-    changePct: predictedValue !== 0 ? (change / Math.abs(predictedValue)) * 100 : null,
-    changeCum: change * duration,
+    changePct: material ? (change / Math.abs(predictedValue)) * 100 : null,
+    changeCum: changeCum ?? change * duration,
     sharePct,
     recurrence,
     result: positive ? 'Positive' : 'Negative',
@@ -78,6 +91,8 @@ export class AnomalyColumns {
   positive = new Uint8Array(256);
   /** Position of the detector in the view's list (set by `tag`; 0 until then). */
   detector = new Int16Array(256);
+  /** Total change over the window (NaN: change × duration). */
+  changeCum = new Float64Array(256);
 
   add(
     seriesId: SeriesId,
@@ -89,6 +104,7 @@ export class AnomalyColumns {
     sharePct: number | null,
     recurrence: number,
     positive: boolean,
+    changeCum = Number.NaN,
   ): void {
     const i = this.length;
     if (i === this.startDay.length) this.grow(i * 2);
@@ -101,6 +117,7 @@ export class AnomalyColumns {
     this.sharePct[i] = sharePct === null ? Number.NaN : sharePct;
     this.recurrence[i] = recurrence;
     this.positive[i] = positive ? 1 : 0;
+    this.changeCum[i] = changeCum;
     this.length = i + 1;
   }
 
@@ -122,6 +139,7 @@ export class AnomalyColumns {
       Number.isNaN(share) ? null : share,
       this.recurrence[i],
       this.positive[i] === 1,
+      Number.isNaN(this.changeCum[i]) ? undefined : this.changeCum[i],
     );
   }
 
@@ -138,6 +156,7 @@ export class AnomalyColumns {
     this.recurrence = grown(this.recurrence, size);
     this.positive = grown(this.positive, size);
     this.detector = grown(this.detector, size);
+    this.changeCum = grown(this.changeCum, size);
   }
 }
 

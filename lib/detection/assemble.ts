@@ -1,11 +1,16 @@
 /**
- * Turns a detector's per-day flags into anomaly drafts: consecutive days with the same sign merge
- * into one anomaly, then mode, special dates and the volume guard decide what is reported.
+ * Turns a detector's per-day flags into anomaly drafts: consecutive days with the same flag merge
+ * into one anomaly, then mode, special dates and the volume guard decide what is reported. Period
+ * detectors (and ChangePoint) flag consecutive windows with alternating magnitudes (±1, ±2), so two
+ * flagged months stay two anomalies.
  */
-import { SUPPRESS_NEGATIVE, SUPPRESS_POSITIVE } from '../calendar/special-calendar';
+import { NO_DATA, SUPPRESS_NEGATIVE, SUPPRESS_POSITIVE } from '../calendar/special-calendar';
 import type { CommonParams } from './params';
 import { type AnomalyOut, makeDraft } from './anomaly-columns';
 import type { AnomalyType, SeriesId } from './types';
+
+/** A window anomaly is explained when special days of its direction are at least 1/7 of its days. */
+const AGGREGATE_SPECIAL_SHARE = 7;
 
 export interface AssembleInput {
   seriesId: SeriesId;
@@ -35,11 +40,17 @@ export interface AssembleInput {
  * Appends the reported anomalies to `out`. Runs that end before scanFrom are not reported but
  * still count towards the recurrence of later ones; a run that crosses scanFrom is reported whole.
  */
-/** Day u's flag, or 0 where a special day explains it (gap and cardinality runs split there). */
-function signAt(flags: Int8Array, special: Uint8Array, u: number): number {
+/**
+ * Day u's flag, or 0 on a day without source data (day detectors) or where a special day explains
+ * it (gap and cardinality runs split there).
+ */
+function signAt(flags: Int8Array, special: Uint8Array, u: number, split: boolean): number {
   const f = flags[u];
   if (f === 0) return 0;
-  return (special[u] & (f > 0 ? SUPPRESS_POSITIVE : SUPPRESS_NEGATIVE)) !== 0 ? 0 : f;
+  const bits = special[u];
+  if ((bits & NO_DATA) !== 0) return 0;
+  if (!split) return f;
+  return (bits & (f > 0 ? SUPPRESS_POSITIVE : SUPPRESS_NEGATIVE)) !== 0 ? 0 : f;
 }
 
 export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
@@ -51,7 +62,9 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
   let recurrence = a.recurrenceBase;
   // Missing data (or values) on a special day is explained, the days around it are not: gaps and
   // cardinality runs split there instead of being suppressed whole.
-  const split = (a.code === 'Gap' || a.code === 'Cardinality') && special !== null;
+  const split = a.code === 'Gap' || a.code === 'Cardinality';
+  // Day detectors never report days without source data (NO_DATA); windows keep their whole period.
+  const bySign = special !== null && (split || !a.aggregate);
   let t = a.start;
   while (t < end) {
     // Most days are not flagged: skip them four at a time where the flags are aligned words.
@@ -62,27 +75,28 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
       while (t < end && flags[t] === 0) t++;
       continue;
     }
-    const sign = split ? signAt(flags, special, t) : flags[t];
+    const sign = bySign ? signAt(flags, special, t, split) : flags[t];
     if (sign === 0) {
       t++;
       continue;
     }
     let stop = t + 1;
-    while (stop < end && (split ? signAt(flags, special, stop) : flags[stop]) === sign) stop++;
+    while (stop < end && (bySign ? signAt(flags, special, stop, split) : flags[stop]) === sign) stop++;
     const positive = sign > 0;
     let keep = mode === 'both' || (positive ? mode === 'positive' : mode === 'negative');
-    if (keep && special !== null && !a.aggregate) {
+    if (keep && special !== null) {
       const bit = positive ? SUPPRESS_POSITIVE : SUPPRESS_NEGATIVE;
-      for (let u = t; u < stop; u++) {
-        if ((special[u] & bit) !== 0) {
-          keep = false;
-          break;
-        }
-      }
+      let matching = 0;
+      for (let u = t; u < stop; u++) if ((special[u] & bit) !== 0) matching++;
+      // A day anomaly on a special day of its direction is explained. A window anomaly (a period,
+      // a level shift) has left special days out of its comparison; it is explained when such days
+      // make up at least a seventh of it (a holiday week, a special period over the month).
+      if (a.aggregate ? matching * AGGREGATE_SPECIAL_SHARE >= stop - t : matching > 0) keep = false;
     }
     if (keep) {
       let act = 0;
       let pred = 0;
+      let judged = 0;
       let own = 0;
       let all = 0;
       for (let u = t; u < stop; u++) {
@@ -90,21 +104,38 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
         if (!Number.isNaN(e)) {
           act += actual[u];
           pred += e;
+          judged++;
         }
         own += shareFromExpected ? (!Number.isNaN(e) ? e : 0) : values[u];
         if (total !== undefined) all += total[u];
       }
       const duration = stop - t;
-      if (minVolume > 0 && Math.max(act, pred) / duration < minVolume) keep = false;
+      // Figures are per day over the judged days; change cum is the total change over them.
+      const actDay = judged > 0 ? act / judged : 0;
+      const predDay = judged > 0 ? pred / judged : 0;
+      if (judged === 0 || (minVolume > 0 && Math.max(actDay, predDay) < minVolume)) keep = false;
       if (keep) {
         if (stop > a.scanFrom) {
           const share = total !== undefined && all !== 0 ? (own / all) * 100 : null;
           const startDay = a.dayIndex0 + t;
+          const cum = act - pred;
           if (Array.isArray(out))
             out.push(
-              makeDraft(a.seriesId, a.code, startDay, duration, act, pred, share, recurrence, positive),
+              makeDraft(
+                a.seriesId,
+                a.code,
+                startDay,
+                duration,
+                actDay,
+                predDay,
+                share,
+                recurrence,
+                positive,
+                cum,
+              ),
             );
-          else out.add(a.seriesId, a.code, startDay, duration, act, pred, share, recurrence, positive);
+          else
+            out.add(a.seriesId, a.code, startDay, duration, actDay, predDay, share, recurrence, positive, cum);
         }
         recurrence++;
       }

@@ -2,7 +2,7 @@
  * The engine's entry points: run every configured detector over one series (detectSeries) or over
  * a shard of series stored as one flat columnar block (detectShard).
  */
-import { alignCalendar } from '../calendar/special-calendar';
+import { alignCalendar, NO_DATA } from '../calendar/special-calendar';
 import { ValidationError } from '../shared/errors';
 import { AnomalyColumns, type AnomalyOut } from './anomaly-columns';
 import { assembleAnomalies } from './assemble';
@@ -43,6 +43,8 @@ export interface SeriesWindow {
   missingDays: number;
   presentDays: number;
   presentSum: number;
+  /** First analysed day without source data (end when there is none). */
+  firstMissing: number;
 }
 
 /** Computes the analysed range: first day with data .. n - ignoreLastNDays, scanned tail. */
@@ -60,14 +62,24 @@ export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesW
   let presentDays = 0;
   let presentSum = 0;
   const x = input.values;
+  let firstMissing = end;
+  if (present !== undefined) {
+    for (let t = start; t < scanFrom; t++)
+      if (present[t] === 0) {
+        firstMissing = t;
+        break;
+      }
+  }
   for (let t = scanFrom; t < end; t++) {
-    if (present !== undefined && present[t] === 0) missingDays++;
-    else {
+    if (present !== undefined && present[t] === 0) {
+      missingDays++;
+      if (firstMissing === end) firstMissing = t;
+    } else {
       presentDays++;
       presentSum += x[t];
     }
   }
-  return { start, scanFrom, end, missingDays, presentDays, presentSum };
+  return { start, scanFrom, end, missingDays, presentDays, presentSum, firstMissing };
 }
 
 /** Why a detector will not run on this series, or null when it will. */
@@ -102,6 +114,24 @@ export function skipReason(input: SeriesInput, d: ResolvedDetector, w: SeriesWin
 }
 
 /**
+ * Days without source data are no evidence: every detector but gap sees them as NO_DATA days
+ * (out of baselines and comparisons, never flagged). Returns the detector's calendar flags with
+ * those days marked (in ws.mask), or the calendar flags as they are when every day has data.
+ */
+function maskNoData(
+  present: Uint8Array,
+  w: SeriesWindow,
+  calendar: Uint8Array | null,
+  ws: Workspace,
+): Uint8Array {
+  const m = ws.mask;
+  if (calendar !== null) m.set(calendar.subarray(0, w.end));
+  else m.fill(0, 0, w.end);
+  for (let t = w.firstMissing; t < w.end; t++) if (present[t] === 0) m[t] |= NO_DATA;
+  return m;
+}
+
+/**
  * Runs one detector and appends its anomalies; returns the skip reason when it did not run.
  * After a run, ws.expected and ws.flags hold the per-day result (used by the preview).
  */
@@ -117,7 +147,11 @@ export function runDetector(
   const skip = skipReason(input, d, w);
   if (skip !== null) return skip;
   ws.ensure(input.values.length);
-  const special = d.params.useSpecialDates ? calendarFlags : null;
+  const calendar = d.params.useSpecialDates ? calendarFlags : null;
+  const special =
+    d.type !== 'gap' && input.present !== undefined && w.firstMissing < w.end
+      ? maskNoData(input.present, w, calendar, ws)
+      : calendar;
   const runInput: RunInput = {
     x: input.values,
     present: input.present,

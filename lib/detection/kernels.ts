@@ -72,7 +72,98 @@ export class RunTracker {
   }
 }
 
-/** Accepts a run [from, to] as the new level (see RunTracker); special days keep their cleaned value. */
+/**
+ * The noise model of the day detectors: how unusual a day's relative residual (actual / expected
+ * - 1, against the detector's own expectation) is for this series. The scale is an exponentially
+ * weighted mean of the absolute relative residuals of earlier judged days that were not flagged
+ * (the running mean over the first 28, then a 28-day memory), each clipped at 4 scales so that an
+ * odd day cannot inflate it, × 1.2533 (a standard deviation for normal noise). It is at least 1 %
+ * and, for counts, 1 / sqrt(expected) (Poisson noise). Nothing is flagged before 14 residuals.
+ */
+export class DayNoise {
+  private mean = 0;
+  count = 0;
+  /** Apply the Poisson floor (off for cardinality: a count of children is not a count of events). */
+  poisson = true;
+
+  reset(): void {
+    this.mean = 0;
+    this.count = 0;
+  }
+
+  /** Relative scale (a standard deviation) at expected value exp. */
+  scale(exp: number): number {
+    let s = NOISE_MEAN_ABS_TO_SIGMA * this.mean;
+    if (this.poisson) {
+      const poisson = 1 / Math.sqrt(Math.abs(exp));
+      if (s < poisson) s = poisson;
+    }
+    return s < NOISE_MIN_RELATIVE ? NOISE_MIN_RELATIVE : s;
+  }
+
+  /** Whether a change of diff against exp exceeds k scales (false during the first 14 residuals). */
+  unusual(diff: number, exp: number, k: number): boolean {
+    if (this.count < NOISE_MIN_DAYS) return false;
+    return Math.abs(diff) >= k * this.scale(exp) * Math.abs(exp);
+  }
+
+  /** Adds the absolute relative residual of a judged, unflagged day. */
+  push(absRel: number): void {
+    if (!(absRel >= 0) || absRel === Number.POSITIVE_INFINITY) return;
+    const n = this.count + 1;
+    if (n > NOISE_MIN_DAYS) {
+      const cap = 4 * this.mean;
+      if (absRel > cap) absRel = cap;
+    }
+    this.count = n;
+    this.mean += (absRel - this.mean) / (n < NOISE_MEMORY ? n : NOISE_MEMORY);
+  }
+}
+
+const NOISE_MEAN_ABS_TO_SIGMA = 1.2533;
+const NOISE_MIN_RELATIVE = 0.01;
+const NOISE_MIN_DAYS = 14;
+const NOISE_MEMORY = 28;
+
+/**
+ * Remembers how far accepted level changes have moved a series from its old normal (as a log
+ * ratio). A later accepted change in the opposite direction that brings the level back within half
+ * of that departure is a return to normal: the detector drops its flags (the shift was reported at
+ * its onset, and ChangePoint covers its duration).
+ */
+export class ShiftMemory {
+  departure = 0;
+
+  reset(): void {
+    this.departure = 0;
+  }
+
+  /** Records an accepted change of ratio (actual / expected); true when it is a return to normal. */
+  accept(ratio: number): boolean {
+    if (!(ratio > 0) || !Number.isFinite(ratio)) {
+      this.departure = 0;
+      return false;
+    }
+    const lr = Math.log(ratio);
+    const d = this.departure;
+    if (d !== 0 && lr * d < 0 && Math.abs(d + lr) <= 0.5 * Math.abs(d)) {
+      this.departure = 0;
+      return true;
+    }
+    this.departure = d + lr;
+    return false;
+  }
+}
+
+/** Clears the flags of days [from, to] (a run that was a return to normal). */
+export function clearFlags(f: Int8Array, from: number, to: number): void {
+  for (let u = from; u <= to; u++) f[u] = 0;
+}
+
+/**
+ * Accepts a run [from, to] as the new level (see RunTracker); special days keep their cleaned
+ * value. Returns the run's ratio of actual to expected (NaN when not positive).
+ */
 export function relevel(
   c: Float64Array,
   actual: Float64Array,
@@ -82,7 +173,7 @@ export function relevel(
   lookback: number,
   start: number,
   special: Uint8Array | null,
-): void {
+): number {
   let sa = 0;
   let se = 0;
   for (let u = from; u <= to; u++) {
@@ -98,10 +189,11 @@ export function relevel(
   if (se > 0 && sa > 0) {
     const ratio = sa / se;
     for (let u = lo; u < from; u++) c[u] *= ratio;
-  } else {
-    const delta = (sa - se) / (to - from + 1);
-    for (let u = lo; u < from; u++) c[u] += delta;
+    return ratio;
   }
+  const delta = (sa - se) / (to - from + 1);
+  for (let u = lo; u < from; u++) c[u] += delta;
+  return Number.NaN;
 }
 
 /** The cleaned value of day t: actual, or expected when flagged or special (NaN if unknown then). */

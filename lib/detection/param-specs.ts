@@ -43,10 +43,10 @@ export const COMMON_SPECS = {
   },
   minVolume: {
     kind: 'number',
-    default: 0,
+    default: 10,
     min: 0,
     description:
-      'Drop an anomaly whose average daily volume (the larger of actual and expected) lies below this, so 1 → 2 is not reported as +100 %.',
+      'Materiality: a day (for period detectors, a period per day) whose expected value lies below this is not judged, and an anomaly whose average daily volume (the larger of actual and expected) lies below it is dropped, so 1 → 3 bookings is never +200 %. 0 judges everything.',
   },
   maxMissingPct: {
     kind: 'number',
@@ -66,7 +66,20 @@ export const COMMON_SPECS = {
   },
 } satisfies Specs;
 
-function periodChange(defaultPct: number, what: string) {
+function noiseThreshold(defaultK: number, residual: string): ParamSpec {
+  return {
+    kind: 'number',
+    default: defaultK,
+    above: 0,
+    description: `Strictness: the change must also exceed this many robust standard deviations of the series' own recent residuals (${residual}; at least 1 % of the expected value and, for counts, its square root). Higher reports less.`,
+  };
+}
+
+const DAY_RESIDUALS =
+  'the same comparison on earlier days that were not flagged: an exponentially weighted mean of absolute relative residuals over about 4 weeks, each clipped at 4 scales';
+const PERIOD_RESIDUALS = 'the same comparison on the last 12 periods that were not flagged';
+
+function periodChange(defaultPct: number, defaultK: number, what: string, residual: string) {
   return {
     percentualChange: {
       kind: 'number',
@@ -74,6 +87,7 @@ function periodChange(defaultPct: number, what: string) {
       above: 0,
       description: `Minimum change in % of the expected value: ${what}.`,
     },
+    threshold: noiseThreshold(defaultK, residual),
     ...COMMON_SPECS,
   } satisfies Specs;
 }
@@ -88,24 +102,58 @@ function lookBack(what: string): ParamSpec {
   };
 }
 
+/** Business threshold (%) and strictness (k) of the percent-change detectors, chosen on the eval. */
+const DEFAULTS = {
+  dod: { pct: 30, k: 4 },
+  wow: { pct: 30, k: 4 },
+  mom: { pct: 15, k: 3 },
+  qoq: { pct: 15, k: 3 },
+  mpy: { pct: 20, k: 3 },
+  cw: { pct: 20, k: 3 },
+  peer: { pct: 25, k: 4 },
+  mix: { pct: 20, k: 4 },
+  cardinality: { pct: 10, k: 3 },
+};
+
 const MONTH_PREDICTION = "each weekday's mean in the reference period summed over this period's weekdays";
 
 /** Every param of every detector type, in the order stored definitions list them. */
 export const PARAM_SPECS = {
   dod: periodChange(
-    30,
+    DEFAULTS.dod.pct,
+    DEFAULTS.dod.k,
     "yesterday scaled by the weekday profile (mean of today's weekday / mean of yesterday's over the last 8 weeks)",
+    DAY_RESIDUALS,
   ),
-  wow: periodChange(30, 'the same weekday one week earlier (further back when that day has no value)'),
-  mom: periodChange(15, `a calendar month's total against the previous month (${MONTH_PREDICTION})`),
-  qoq: periodChange(15, `a calendar quarter's total against the previous quarter (${MONTH_PREDICTION})`),
+  wow: periodChange(
+    DEFAULTS.wow.pct,
+    DEFAULTS.wow.k,
+    'the same weekday one week earlier (further back when that day has no value)',
+    DAY_RESIDUALS,
+  ),
+  mom: periodChange(
+    DEFAULTS.mom.pct,
+    DEFAULTS.mom.k,
+    `a calendar month's total against the previous month (${MONTH_PREDICTION})`,
+    PERIOD_RESIDUALS,
+  ),
+  qoq: periodChange(
+    DEFAULTS.qoq.pct,
+    DEFAULTS.qoq.k,
+    `a calendar quarter's total against the previous quarter (${MONTH_PREDICTION})`,
+    PERIOD_RESIDUALS,
+  ),
   mpy: periodChange(
-    20,
+    DEFAULTS.mpy.pct,
+    DEFAULTS.mpy.k,
     `a calendar month's total against the same month one year earlier (${MONTH_PREDICTION})`,
+    PERIOD_RESIDUALS,
   ),
   cw: periodChange(
-    20,
+    DEFAULTS.cw.pct,
+    DEFAULTS.cw.k,
     "a calendar week's (Monday-Sunday) total against each weekday's mean over the four weeks before it",
+    PERIOD_RESIDUALS,
   ),
   gap: {
     longerThan: {
@@ -164,7 +212,7 @@ export const PARAM_SPECS = {
     },
     minChangePct: {
       kind: 'number',
-      default: 10,
+      default: 20,
       min: 0,
       description: 'The shift must also be at least this % of the mean before the change point.',
     },
@@ -190,29 +238,31 @@ export const PARAM_SPECS = {
   peer: {
     percentualChange: {
       kind: 'number',
-      default: 25,
+      default: DEFAULTS.peer.pct,
       above: 0,
       description:
         "Minimum change in % of the expected value: the series' same-weekday mean over the window moved by its peers' median change (peers: same parent).",
     },
+    threshold: noiseThreshold(DEFAULTS.peer.k, DAY_RESIDUALS),
     window: lookBack("the series' same-weekday mean and the peers' median change"),
     ...COMMON_SPECS,
   },
   mix: {
     percentualChange: {
       kind: 'number',
-      default: 20,
+      default: DEFAULTS.mix.pct,
       above: 0,
       description:
         "Minimum change in % of the expected value: today's parent value times the series' share of its parent on the same weekday over the window.",
     },
+    threshold: noiseThreshold(DEFAULTS.mix.k, DAY_RESIDUALS),
     window: lookBack("the series' share of its parent"),
     ...COMMON_SPECS,
   },
   cardinality: {
     percentualChange: {
       kind: 'number',
-      default: 10,
+      default: DEFAULTS.cardinality.pct,
       min: 0,
       description:
         "Minimum change in % of the expected number of children with a non-zero value (the same weekday's mean count over the window); the change must also reach minChange.",
@@ -223,6 +273,7 @@ export const PARAM_SPECS = {
       min: 0,
       description: 'Minimum absolute change of that count (1: one child appearing or disappearing).',
     },
+    threshold: noiseThreshold(DEFAULTS.cardinality.k, DAY_RESIDUALS),
     window: lookBack('the expected count'),
     ...COMMON_SPECS,
   },

@@ -58,7 +58,7 @@ export interface CommonParams {
   minValue?: number;
   /** Skip the series when its average over the scanned days is above this. */
   maxValue?: number;
-  /** Drop anomalies whose average daily volume (larger of actual and expected) is below this. */
+  /** Days (periods: per day) whose expected value is below this are not judged; anomalies whose daily volume (larger of actual and expected) is below it are dropped. */
   minVolume: number;
   /** Skip the series when more than this percentage of the scanned days had no source data. */
   maxMissingPct: number;
@@ -69,7 +69,12 @@ export interface CommonParams {
 export interface PercentChangeParams extends CommonParams {
   /** Minimum relative change, in percent of the expected value. */
   percentualChange: number;
+  /** Robust standard deviations of the series' own recent residuals the change must exceed. */
+  threshold: number;
 }
+
+/** Params of the calendar-period detectors (mom, qoq, mpy, cw). */
+export type PeriodParams = PercentChangeParams;
 
 export interface GapParams extends CommonParams {
   /** Report runs of missing days longer than this many days. */
@@ -105,6 +110,8 @@ export interface DtParams extends CommonParams {
 
 export interface WindowPercentParams extends CommonParams {
   percentualChange: number;
+  /** Robust standard deviations of the series' own recent residuals the change must exceed. */
+  threshold: number;
   /** Days of history for the baseline (rounded to whole weeks). */
   window: number;
 }

@@ -46,7 +46,8 @@ export function previewSeries(
   const flags = new Int8Array(n);
   if (skipped === null) {
     expected.set(ws.expected.subarray(0, w.end));
-    flags.set(ws.flags.subarray(0, w.end));
+    // Window detectors alternate ±1 / ±2 between consecutive windows: the preview shows the sign.
+    for (let t = 0; t < w.end; t++) flags[t] = Math.sign(ws.flags[t]);
   }
   const hasData = w.start < w.end;
   return {

@@ -1,18 +1,21 @@
 /**
  * Significance indexes of the spec, recalculated after each detection. Within a peer group (data
- * view, measure, type, result) duration, |change %| and share % are divided by the group's maximum
- * absolute value, giving norm_duration, norm_change, norm_share in 0..1; then
+ * view, measure, result: the spec's "same data view, same anomaly variable, same result"; the type
+ * is not part of it) duration, |change %| and share % are divided by the group's maximum absolute
+ * value, giving norm_duration, norm_change, norm_share in 0..1; then
  *   SIN = 2·norm_share + norm_change + 1.5·norm_duration
  *   SIM = norm_change·norm_share·norm_duration / (1 + ln(recurrence + 1)).
- * A group maximum of 0 gives 0. A null change % (nothing was expected) is an unbounded change and
- * counts as the group's maximum (norm 1); a null share % counts as 0.
+ * A group maximum of 0 gives 0. A null change % (undefined: nothing was expected) contributes 0,
+ * never the maximum; a null share % counts as 0. The publish of a run computes the same set-based
+ * (lib/detection-run/anomaly-publish.ts).
  */
 
 export interface SignificanceInput {
   dataViewId: number | string;
-  /** The measure (value or count column); omit when a data view has one. */
+  /** The measure (`value` or `count`); omitted counts as `value`. */
   measure?: string;
-  type: string;
+  /** Not part of the peer group; kept so that callers can pass anomaly records as they are. */
+  type?: string;
   result: string;
   duration: number;
   changePct: number | null;
@@ -25,13 +28,20 @@ export interface Significance {
   sim: number;
 }
 
+const finite = (x: number | null): x is number => x !== null && Number.isFinite(x);
+
+/** The peer group of an anomaly: data view, measure and result. */
+export function peerGroupKey(a: Pick<SignificanceInput, 'dataViewId' | 'measure' | 'result'>): string {
+  return `${a.dataViewId}\u0000${a.measure ?? 'value'}\u0000${a.result}`;
+}
+
 /** SIN and SIM for each anomaly, in input order. */
 export function computeSignificance(items: readonly SignificanceInput[]): Significance[] {
   const groups = new Map<string, { duration: number; change: number; share: number }>();
   const keys: string[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const a = items[i];
-    const key = `${a.dataViewId}\u0000${a.measure ?? ''}\u0000${a.type}\u0000${a.result}`;
+    const key = peerGroupKey(a);
     keys[i] = key;
     let g = groups.get(key);
     if (!g) {
@@ -39,14 +49,14 @@ export function computeSignificance(items: readonly SignificanceInput[]): Signif
       groups.set(key, g);
     }
     g.duration = Math.max(g.duration, Math.abs(a.duration));
-    if (a.changePct !== null) g.change = Math.max(g.change, Math.abs(a.changePct));
-    if (a.sharePct !== null) g.share = Math.max(g.share, Math.abs(a.sharePct));
+    if (finite(a.changePct)) g.change = Math.max(g.change, Math.abs(a.changePct));
+    if (finite(a.sharePct)) g.share = Math.max(g.share, Math.abs(a.sharePct));
   }
   return items.map((a, i) => {
     const g = groups.get(keys[i]) as { duration: number; change: number; share: number };
     const normDuration = g.duration > 0 ? Math.abs(a.duration) / g.duration : 0;
-    const normChange = a.changePct === null ? 1 : g.change > 0 ? Math.abs(a.changePct) / g.change : 0;
-    const normShare = a.sharePct !== null && g.share > 0 ? Math.abs(a.sharePct) / g.share : 0;
+    const normChange = finite(a.changePct) && g.change > 0 ? Math.abs(a.changePct) / g.change : 0;
+    const normShare = finite(a.sharePct) && g.share > 0 ? Math.abs(a.sharePct) / g.share : 0;
     const sin = 2 * normShare + normChange + 1.5 * normDuration;
     const sim = (normChange * normShare * normDuration) / (1 + Math.log(Math.max(0, a.recurrence) + 1));
     return { sin, sim };

@@ -14,6 +14,8 @@ export class Workspace {
   flagWords = new Int32Array(0);
   /** The series as baselines see it: flagged and special days replaced by their expected value. */
   clean = new Float64Array(0);
+  /** A detector's calendar flags with NO_DATA on the series' days without source data. */
+  mask = new Uint8Array(0);
   /** All zeros: the actual values of missing days. */
   zeros = new Float64Array(0);
   /** Prefix sums for segment statistics. */
@@ -46,6 +48,7 @@ export class Workspace {
     this.flagWords = new Int32Array(this.flags.buffer);
     this.clean = new Float64Array(cap);
     this.zeros = new Float64Array(cap);
+    this.mask = new Uint8Array(cap);
     this.prefixA = new Float64Array(cap + 1);
     this.prefixB = new Float64Array(cap + 1);
     this.prefixC = new Float64Array(cap + 1);

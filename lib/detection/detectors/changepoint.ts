@@ -4,7 +4,10 @@
  * Values are divided by the series' weekday profile first, so segments that lose special days
  * keep a fair weekday mix. The noise comes from week-over-week differences inside each segment, so a single spike inflates
  * its own noise estimate instead of passing for a shift. The best-scoring day of each run of
- * qualifying days is the change point; the anomaly covers the segment after it.
+ * qualifying days is the change point; the anomaly starts there and lasts while the new level
+ * holds: week by week, as long as the week's mean lies on the new level's side of the midpoint
+ * between the two levels (to the day in the week where it returns), or until the data ends. A
+ * return to the old level is the end of the anomaly, not a second change point.
  */
 import type { DetectorImpl, RunInput } from '../detector';
 import { segmentMeans, segmentSums, shiftPasses } from '../segment-sums';
@@ -44,7 +47,30 @@ export const changepoint: DetectorImpl<'changepoint'> = {
     let bestZ = 0;
     let bestM1 = 0;
     let bestM2 = 0;
+    let emitted = 0;
+    // The last anomaly: where it ends and its sign.
+    let prevStop = -1;
+    let prevSign = 0;
     ws.flagged = false;
+    /**
+     * A change point found at `at`. A change back across the last anomaly's end is its return to
+     * the old level (that anomaly already ends there), not a new one; any other change inside the
+     * last anomaly ends it and starts a new one.
+     */
+    const accept = (at: number, z: number, m1: number, m2: number) => {
+      const sign = z > 0 ? 1 : -1;
+      if (prevSign !== 0 && sign !== prevSign && at >= prevStop - 7 && at < prevStop + m) {
+        prevSign = 0;
+        return;
+      }
+      if (prevStop > at) {
+        f.fill(0, at, prevStop);
+        e.fill(Number.NaN, at, prevStop);
+      }
+      prevStop = emit(input, ws, at, m, z, m1, m2, emitted++);
+      prevSign = sign;
+      ws.flagged = true;
+    };
     const last = end - m;
     let t = start + m;
     while (t <= last) {
@@ -71,19 +97,14 @@ export const changepoint: DetectorImpl<'changepoint'> = {
         continue;
       }
       if (bestT >= 0) {
-        emit(input, e, f, bestT, bestT + m, bestZ, bestM1, bestM2);
-        ws.flagged = true;
-        // The next change needs a full segment after this one.
+        accept(bestT, bestZ, bestM1, bestM2);
         t = Math.max(t, bestT + m);
         bestT = -1;
         continue;
       }
       t++;
     }
-    if (bestT >= 0) {
-      emit(input, e, f, bestT, bestT + m, bestZ, bestM1, bestM2);
-      ws.flagged = true;
-    }
+    if (bestT >= 0) accept(bestT, bestZ, bestM1, bestM2);
     return x;
   },
 };
@@ -107,23 +128,60 @@ function zScore(t: number, m: number, m1: number, m2: number, withSpecial: boole
   return (m2 - m1) / (sigma * Math.sqrt(1 / n1 + 1 / n2));
 }
 
-/** Flags days [from, to) with the sign of z; their expected values are scaled to the level before. */
+/**
+ * Flags the anomaly from the change point `from` for as long as the new level holds (at least the
+ * segment after it) with the sign of z, alternating magnitudes between anomalies; expected values
+ * are the days scaled back to the level before. Returns the day after the anomaly.
+ */
 function emit(
   input: RunInput,
-  e: Float64Array,
-  f: Int8Array,
+  ws: Workspace,
   from: number,
-  to: number,
+  m: number,
   z: number,
   m1: number,
   m2: number,
-): void {
-  const { x, special } = input;
+  index: number,
+): number {
+  const { x, special, end } = input;
+  const e = ws.expected;
+  const f = ws.flags;
+  const sumX = ws.prefixA;
+  const cntX = special === null ? null : ws.prefixB;
+  const mid = (m1 + m2) / 2;
+  const up = m2 > m1;
+  // Whole weeks while their mean stays on the new level's side of the midpoint.
+  let stop = Math.min(from + m, end);
+  while (stop < end) {
+    const next = Math.min(stop + 7, end);
+    const n = cntX === null ? next - stop : cntX[next] - cntX[stop];
+    if (n === 0) {
+      stop = next;
+      continue;
+    }
+    const mean = (sumX[next] - sumX[stop]) / n;
+    if (up ? mean > mid : mean < mid) {
+      stop = next;
+      continue;
+    }
+    // The level returned during this week: keep its leading days that are still on the new side.
+    while (stop < next) {
+      if (cntX !== null && cntX[stop + 1] === cntX[stop]) {
+        stop++;
+        continue;
+      }
+      const v = sumX[stop + 1] - sumX[stop];
+      if (up ? v > mid : v < mid) stop++;
+      else break;
+    }
+    break;
+  }
   const sign = z > 0 ? 1 : -1;
-  const stop = Math.min(to, input.end);
+  const mark = (index & 1) === 0 ? sign : 2 * sign;
   const scale = m2 !== 0 ? m1 / m2 : Number.NaN;
   for (let u = from; u < stop; u++) {
-    f[u] = sign;
+    f[u] = mark;
     if (special === null || special[u] === 0) e[u] = !Number.isNaN(scale) ? x[u] * scale : m1;
   }
+  return stop;
 }

@@ -7,11 +7,23 @@
  * - Cardinality: the number of distinct non-zero child values should stay at its recent level.
  */
 import type { DetectorImpl, RunInput } from '../detector';
-import { classifyPct, cleanValue, cleanWarmup, RunTracker, relevel, relevelWeekday } from '../kernels';
+import {
+  classifyPct,
+  cleanValue,
+  cleanWarmup,
+  clearFlags,
+  DayNoise,
+  RunTracker,
+  relevel,
+  relevelWeekday,
+  ShiftMemory,
+} from '../kernels';
 import type { CardinalityParams, WindowPercentParams } from '../params';
 import type { Workspace } from '../workspace';
 
 const tracker = new RunTracker();
+const noise = new DayNoise();
+const shifts = new ShiftMemory();
 
 function weeksOf(window: number): number {
   return Math.max(1, Math.round(window / 7));
@@ -40,7 +52,13 @@ function runCross(
   const span = weeks * 7;
   const frac = p.percentualChange / 100;
   const adaptAfter = p.adaptAfterDays;
+  const k = p.threshold;
+  // Cardinality counts children: materiality is the count itself (minChange), not the volume.
+  const minVolume = kind === KIND_CARDINALITY ? 0 : p.minVolume;
   tracker.reset();
+  noise.reset();
+  noise.poisson = kind !== KIND_CARDINALITY;
+  shifts.reset();
   const warmEnd = Math.min(end, start + span);
   for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : actual[t];
   for (let t = warmEnd; t < end; t++) {
@@ -97,13 +115,17 @@ function runCross(
       } else {
         flag = classifyPct(at, exp, frac);
       }
+      // Judged only when material, and flagged only when unusual for this series too.
+      if (flag !== 0 && (exp < minVolume || !noise.unusual(at - exp, exp, k))) flag = 0;
+      if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(at / exp - 1));
     }
     e[t] = exp;
     f[t] = flag;
     c[t] = cleanValue(at, exp, flag, isSpecial);
     // A quiet day outside a run leaves the tracker as it is: skip the call.
     if ((flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial)) {
-      relevel(c, actual, e, tracker.start, t, span, start, special);
+      if (shifts.accept(relevel(c, actual, e, tracker.start, t, span, start, special)))
+        clearFlags(f, tracker.start, t);
       tracker.reset();
     } else if (flag !== 0 && !isSpecial && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {
       relevelWeekday(c, actual, e, t, weeks, start);

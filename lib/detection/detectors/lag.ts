@@ -3,9 +3,20 @@
  * Monday is not "up" merely for following a Sunday); WOW uses the same weekday a week before.
  */
 import type { DetectorImpl, RunInput } from '../detector';
-import { classifyPct, relevel, relevelWeekday, weekdayOf } from '../kernels';
+import {
+  classifyPct,
+  clearFlags,
+  DayNoise,
+  relevel,
+  relevelWeekday,
+  ShiftMemory,
+  weekdayOf,
+} from '../kernels';
 import type { PercentChangeParams } from '../params';
 import type { Workspace } from '../workspace';
+
+const noise = new DayNoise();
+const shifts = new ShiftMemory();
 
 const PROFILE_WEEKS = 8;
 const PROFILE_DAYS = PROFILE_WEEKS * 7;
@@ -45,6 +56,10 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   cnt.fill(0);
   const frac = p.percentualChange / 100;
   const adapt = p.adaptAfterDays;
+  const k = p.threshold;
+  const minVolume = p.minVolume;
+  noise.reset();
+  shifts.reset();
   let wd = weekdayOf(input.dayIndex0 + start);
   // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
   let runSign = 0;
@@ -60,10 +75,13 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       const sumPrev = sum[prevWd];
       exp = sumPrev > 0 ? (c[t - 1] * sum[wd] * cnt[prevWd]) / (cnt[wd] * sumPrev) : sum[wd] / cnt[wd];
       flag = classifyPct(xt, exp, frac);
+      // Judged only when material, and flagged only when unusual for this series too.
+      if (flag !== 0 && (exp < minVolume || !noise.unusual(xt - exp, exp, k))) flag = 0;
     }
     e[t] = exp;
     f[t] = flag;
     const isSpecial = special !== null && special[t] !== 0;
+    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(xt / exp - 1));
     let rebuilt = false;
     // The cleaned value of day t (what later profiles see).
     let ct = exp;
@@ -84,7 +102,8 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       }
       runLength++;
       if (adapt > 0 && runLength >= adapt) {
-        relevel(c, x, e, runStart, t, PROFILE_DAYS, start, special);
+        if (shifts.accept(relevel(c, x, e, runStart, t, PROFILE_DAYS, start, special)))
+          clearFlags(f, runStart, t);
         runSign = 0;
         runLength = 0;
         rebuilt = true;
@@ -132,6 +151,10 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   f.fill(0, 0, start);
   const frac = p.percentualChange / 100;
   const adapt = p.adaptAfterDays;
+  const k = p.threshold;
+  const minVolume = p.minVolume;
+  noise.reset();
+  shifts.reset();
   // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
   let runSign = 0;
   let runLength = 0;
@@ -147,10 +170,13 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     // The same weekday a week before; further back when that day's value is unknown.
     let exp = c[t - 7];
     for (let u = t - 14, k = 1; k < 4 && u >= start && Number.isNaN(exp); u -= 7, k++) exp = c[u];
-    const flag = classifyPct(xt, exp, frac);
+    let flag = classifyPct(xt, exp, frac);
+    // Judged only when material, and flagged only when unusual for this series too.
+    if (flag !== 0 && (exp < minVolume || !noise.unusual(xt - exp, exp, k))) flag = 0;
     e[t] = exp;
     f[t] = flag;
     const isSpecial = special !== null && special[t] !== 0;
+    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(xt / exp - 1));
     if (isSpecial) {
       // Explained days neither extend nor break a run and stay out of the baseline.
       c[t] = exp;
@@ -170,7 +196,7 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     }
     runLength++;
     if (adapt > 0 && runLength >= adapt) {
-      relevel(c, x, e, runStart, t, 7, start, special);
+      if (shifts.accept(relevel(c, x, e, runStart, t, 7, start, special))) clearFlags(f, runStart, t);
       runSign = 0;
       runLength = 0;
     } else if (t - 7 >= start && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {

@@ -6,8 +6,69 @@
 import { civilFromDays, daysFromCivil } from '../../calendar/days';
 import type { DetectorImpl, RunInput } from '../detector';
 import { classifyPct, weekdayOf } from '../kernels';
-import type { PercentChangeParams } from '../params';
+import type { PeriodParams } from '../params';
 import type { Workspace } from '../workspace';
+
+/**
+ * The noise of a period detector: the relative residuals (actual / predicted - 1) of the last
+ * periods that were not flagged, the same comparison as the one judged. Their mean absolute value
+ * (× 1.2533, a standard deviation for normal noise) is the scale; a period is unusual when its
+ * residual exceeds `threshold` scales. The scale is at least 1 % and, for counts, 1 / sqrt(predicted)
+ * (Poisson noise of the period's total).
+ */
+const NOISE_PERIODS = 12;
+const MIN_NOISE_PERIODS = 3;
+const MEAN_ABS_TO_SIGMA = 1.2533;
+const MIN_RELATIVE_SCALE = 0.01;
+
+class PeriodNoise {
+  private readonly ring = new Float64Array(NOISE_PERIODS);
+  private head = 0;
+  size = 0;
+  private sum = 0;
+
+  reset(): void {
+    this.head = 0;
+    this.size = 0;
+    this.sum = 0;
+  }
+
+  push(absRel: number): void {
+    if (this.size === NOISE_PERIODS) {
+      this.sum -= this.ring[this.head];
+      this.ring[this.head] = absRel;
+      this.head = this.head + 1 === NOISE_PERIODS ? 0 : this.head + 1;
+    } else {
+      this.ring[(this.head + this.size) % NOISE_PERIODS] = absRel;
+      this.size++;
+    }
+    this.sum += absRel;
+  }
+
+  /** The flag of a period: the business threshold, materiality and the noise test together. */
+  judge(actual: number, predicted: number, days: number, p: PeriodParams): number {
+    if (days <= 0 || predicted / days < p.minVolume || predicted <= 0) return 0;
+    const flag = classifyPct(actual, predicted, p.percentualChange / 100);
+    const rel = Math.abs(actual / predicted - 1);
+    let judged = 0;
+    if (this.size >= MIN_NOISE_PERIODS && flag !== 0) {
+      let scale = (MEAN_ABS_TO_SIGMA * this.sum) / this.size;
+      const poisson = 1 / Math.sqrt(predicted);
+      if (scale < poisson) scale = poisson;
+      if (scale < MIN_RELATIVE_SCALE) scale = MIN_RELATIVE_SCALE;
+      if (rel >= p.threshold * scale) judged = flag;
+    }
+    // Flagged periods stay out of the noise (like flagged days out of baselines), clipped so one
+    // odd period cannot dominate it.
+    if (judged === 0) {
+      const cap = this.size > 0 ? (4 * this.sum) / this.size : rel;
+      this.push(this.size >= MIN_NOISE_PERIODS && rel > cap ? cap : rel);
+    }
+    return judged;
+  }
+}
+
+const noise = new PeriodNoise();
 
 const ymd = [0, 0, 0];
 const lanes = new Float64Array(7);
@@ -76,7 +137,7 @@ function periodBounds(dayIndex0: number, n: number, months: number): Layout {
  */
 function comparePeriods(
   input: RunInput,
-  p: PercentChangeParams,
+  p: PeriodParams,
   ws: Workspace,
   layout: Layout,
   lag: number,
@@ -92,7 +153,7 @@ function comparePeriods(
   e.fill(Number.NaN, 0, end);
   f.fill(0, 0, end);
   ws.flagged = false;
-  const frac = p.percentualChange / 100;
+  noise.reset();
   // Weekday of day 0; day t >= 0 has weekday (wd0 + t) mod 7.
   const wd0 = weekdayOf(dayIndex0);
   let j0 = 0;
@@ -173,6 +234,7 @@ function comparePeriods(
     let allCnt = 0;
     let actual = 0;
     let predicted = 0;
+    let days = 0;
     // Days of the period whose weekday the reference lacks: expected at the reference's overall mean.
     let unmatched = 0;
     for (let w = 0; w < 7; w++) {
@@ -185,6 +247,7 @@ function comparePeriods(
       allSum += sw;
       allCnt += cw;
       actual += ps[slot + w];
+      days += pc[slot + w];
       if (cw > 0) {
         const m = sw / cw;
         mean[w] = m;
@@ -200,10 +263,12 @@ function comparePeriods(
       predicted += unmatched * allMean;
       for (let w = 0; w < 7; w++) if (Number.isNaN(mean[w])) mean[w] = allMean;
     }
-    const flag = classifyPct(actual, predicted, frac);
+    const flag = noise.judge(actual, predicted, days, p);
     if (flag !== 0) {
       ws.flagged = true;
-      for (let t = a; t < stop; t++) f[t] = flag;
+      // Alternating magnitudes keep consecutive flagged periods apart in assembly.
+      const mark = (j & 1) === 0 ? flag : 2 * flag;
+      for (let t = a; t < stop; t++) f[t] = mark;
     }
     // Day-level expectations: for the anomaly's window, or every day for a chart.
     if (flag !== 0 || ws.expectedEveryDay) {
@@ -224,7 +289,7 @@ function comparePeriods(
  */
 function compareWeeksPlain(
   input: RunInput,
-  p: PercentChangeParams,
+  p: PeriodParams,
   ws: Workspace,
   layout: Layout,
 ): Float64Array {
@@ -236,7 +301,7 @@ function compareWeeksPlain(
   e.fill(Number.NaN, 0, end);
   f.fill(0, 0, end);
   ws.flagged = false;
-  const frac = p.percentualChange / 100;
+  noise.reset();
   for (let j = 0; j + 1 < count; j++) {
     const a = b[j];
     if (a - 28 < start) continue;
@@ -250,10 +315,11 @@ function compareWeeksPlain(
       actual += x[t];
       predicted += (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
     }
-    const flag = classifyPct(actual, predicted, frac);
+    const flag = noise.judge(actual, predicted, stop - a, p);
     if (flag !== 0) {
       ws.flagged = true;
-      for (let t = a; t < stop; t++) f[t] = flag;
+      const mark = (j & 1) === 0 ? flag : 2 * flag;
+      for (let t = a; t < stop; t++) f[t] = mark;
     }
     if (flag !== 0 || ws.expectedEveryDay) {
       for (let t = a; t < stop; t++) e[t] = (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;

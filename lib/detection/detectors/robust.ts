@@ -5,7 +5,16 @@
  * a band that follows the weekly profile because it scales with the weekday's level.
  */
 import type { DetectorImpl, RunInput } from '../detector';
-import { cleanValue, cleanWarmup, RunTracker, relevel, relevelWeekday, sameWeekdayMean } from '../kernels';
+import {
+  cleanValue,
+  cleanWarmup,
+  clearFlags,
+  RunTracker,
+  relevel,
+  relevelWeekday,
+  ShiftMemory,
+  sameWeekdayMean,
+} from '../kernels';
 import { QuartileWindow } from '../quartile-window';
 import type { SortedWindow } from '../sorted-window';
 import type { DtParams, SpikeParams } from '../params';
@@ -20,9 +29,12 @@ const MIN_RELATIVE_SCALE = 0.01;
 const TRIM = 0.75;
 const TRIMMED_MEAN_TO_SIGMA = 1 / 0.5147;
 const tracker = new RunTracker();
+const shifts = new ShiftMemory();
 const quartiles = new QuartileWindow(64);
 
 const WARMUP_THRESHOLD = 3.5;
+/** DT: a count must differ from its expectation by this many sqrt(expected) (Poisson noise). */
+const POISSON_K = 3;
 const WARMUP_MIN_REL = 0.2;
 
 /**
@@ -106,7 +118,8 @@ function weeksOf(window: number): number {
  * a spike without sorting: that settles most of the big changes that reach this test.
  */
 function spikeFlag(r: number, exp: number, win: SortedWindow, threshold: number): number {
-  const floor = MIN_RELATIVE_SCALE * Math.abs(exp);
+  // At least 1 % of the level and, for counts, the Poisson noise sqrt(expected).
+  const floor = Math.max(MIN_RELATIVE_SCALE * Math.abs(exp), Math.sqrt(Math.abs(exp)));
   const most = Math.max(TRIMMED_MEAN_TO_SIGMA * win.mean() * (1 + 1e-9), floor, 1e-9);
   if (Math.abs(r) > threshold * most * (1 + 1e-9)) return r > 0 ? 1 : -1;
   let scale = TRIMMED_MEAN_TO_SIGMA * win.lowerMean(TRIM);
@@ -129,7 +142,9 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   const threshold = p.threshold;
   const minRel = p.minChangePct / 100;
   const adaptAfter = p.adaptAfterDays;
+  const minVolume = p.minVolume;
   tracker.reset();
+  shifts.reset();
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
   for (let t = warmEnd; t < end; t++) {
@@ -139,7 +154,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     const r = xt - exp;
     let flag = 0;
     // The noise scale is needed only for a change big enough to count (most days are not).
-    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp))
+    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp) && exp >= minVolume)
       flag = spikeFlag(r, exp, win, threshold);
     e[t] = exp;
     f[t] = flag;
@@ -149,7 +164,8 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     const accept = (flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial);
     if (flag !== 0 && !isSpecial && !Number.isNaN(r)) tracker.pushes++;
     if (accept) {
-      relevel(c, x, e, tracker.start, t, span, start, special);
+      if (shifts.accept(relevel(c, x, e, tracker.start, t, span, start, special)))
+        clearFlags(f, tracker.start, t);
       win.popNewest(tracker.pushes);
       tracker.reset();
     } else if (flag !== 0 && !isSpecial && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {
@@ -170,7 +186,9 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   win.reset(span, p.sensitivity, MIN_RELATIVE_SCALE);
   const minScores = Math.ceil(span / 2);
   const adaptAfter = p.adaptAfterDays;
+  const minVolume = p.minVolume;
   tracker.reset();
+  shifts.reset();
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
   for (let t = warmEnd; t < end; t++) {
@@ -181,7 +199,9 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
     let rel = Number.NaN;
     if (exp > 0) {
       rel = xt / exp - 1;
-      if (win.size >= minScores) flag = win.flag(rel);
+      // Judged when material; a count must also move beyond its Poisson noise (3 sqrt(expected)).
+      if (win.size >= minScores && exp >= minVolume && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp))
+        flag = win.flag(rel);
     }
     e[t] = exp;
     f[t] = flag;
@@ -195,7 +215,8 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
     const accept = (flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial);
     if (flag !== 0) tracker.pushes += pushed;
     if (accept) {
-      relevel(c, x, e, tracker.start, t, span, start, special);
+      if (shifts.accept(relevel(c, x, e, tracker.start, t, span, start, special)))
+        clearFlags(f, tracker.start, t);
       win.popNewest(tracker.pushes);
       tracker.reset();
     } else if (flag !== 0 && !isSpecial && f[t - 7] === flag && (special === null || special[t - 7] === 0)) {
