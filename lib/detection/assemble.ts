@@ -135,7 +135,18 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
               ),
             );
           else
-            out.add(a.seriesId, a.code, startDay, duration, actDay, predDay, share, recurrence, positive, cum);
+            out.add(
+              a.seriesId,
+              a.code,
+              startDay,
+              duration,
+              actDay,
+              predDay,
+              share,
+              recurrence,
+              positive,
+              cum,
+            );
         }
         recurrence++;
       }

@@ -287,12 +287,7 @@ function comparePeriods(
  * the mean of the same weekday in the four weeks before, read directly (no per-period sums). Same
  * sums in the same order as comparePeriods, so the same results.
  */
-function compareWeeksPlain(
-  input: RunInput,
-  p: PeriodParams,
-  ws: Workspace,
-  layout: Layout,
-): Float64Array {
+function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layout: Layout): Float64Array {
   const { x, start, end } = input;
   const e = ws.expected;
   const f = ws.flags;
