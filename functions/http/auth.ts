@@ -9,12 +9,16 @@ export const routes: Route[] = [
     path: '/api/v1/auth/token',
     access: 'public',
     tag: 'Auth',
-    summary: 'Exchange an e-mail and password for a Bearer token',
+    summary:
+      'Exchange an e-mail and password for a Bearer token (throttled: 429 with Retry-After after repeated failures)',
     body: 'token-request',
-    async handle({ body }) {
+    async handle({ body, sourceIp }) {
       const c = await getContainer();
       const { email, password } = body as { email: string; password: string };
-      return signIn(c.db, c.tokens, c.config.auth.tokenTtlSeconds, email, password);
+      return signIn(c.db, c.tokens, c.config.auth.tokenTtlSeconds, email, password, {
+        sourceIp,
+        now: c.clock.now(),
+      });
     },
   },
   {

@@ -44,6 +44,7 @@ export function httpHandler(routes: Route[]) {
         rawBody: s.rawBody,
         caller: s.caller,
         requestId: s.requestId,
+        sourceIp: event.requestContext?.http?.sourceIp,
       });
       return toResult(value, s.requestId);
     });

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { getContainer } from '../app/container';
 import { authenticate } from '../identity/authenticate';
 import { type Caller, requireAdmin, requireProcess, requireRead } from '../identity/caller';
-import { AppError, ValidationError } from '../shared/errors';
+import { AppError, TooManyRequestsError, ValidationError } from '../shared/errors';
 import { type Logger, logger } from '../shared/logger';
 import { validate } from '../shared/validation';
 import { checkJsonBody, checkQuery, checkText } from './input-guard';
@@ -115,7 +115,12 @@ export function problemErrors(): MiddlewareObj<Event, Result> {
       const requestId = s?.requestId ?? randomUUID();
       const error = request.error;
       const p = problemFor(error, requestId);
-      const extra = error instanceof HttpStatusError ? error.headers : {};
+      const extra =
+        error instanceof HttpStatusError
+          ? error.headers
+          : error instanceof TooManyRequestsError
+            ? { 'retry-after': String(error.retryAfterSeconds) }
+            : {};
       const log = s?.log ?? logger.child({ requestId });
       if (p.status >= 500) log.error('request failed', { error });
       log.info('request', { status: p.status, ms: s ? Date.now() - s.started : undefined });

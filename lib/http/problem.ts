@@ -10,6 +10,7 @@ const statusOf: Record<ErrorCode, number> = {
   CONFLICT: 409,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UPSTREAM: 502,
+  TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
 };
 
@@ -22,6 +23,7 @@ const titleOf: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
 };

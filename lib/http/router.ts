@@ -14,6 +14,8 @@ export interface HttpRequest<B = unknown> {
   rawBody: string | undefined;
   caller: Caller;
   requestId: string;
+  /** The client address API Gateway saw (never a client-sent header). */
+  sourceIp?: string;
 }
 
 export class HttpResult {

@@ -51,6 +51,11 @@ async function fromToken(deps: AuthDeps, token: string): Promise<Caller> {
         : sql`lower(${users.email}) = lower(${claims.email})`,
     );
   if (!user?.enabled) throw new UnauthenticatedError('The account is unknown or disabled.');
+  if (claims.version !== undefined && claims.version !== user.tokenVersion) {
+    throw new UnauthenticatedError(
+      'The access token was issued before a password change or a disable of the account; sign in again.',
+    );
+  }
   const permissions = new Set<Permission>(
     user.role === 'admin' ? ['read', 'process', 'admin'] : ['read', 'process'],
   );

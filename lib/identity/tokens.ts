@@ -13,6 +13,8 @@ export interface TokenSettings {
 export interface TokenClaims {
   userId?: number;
   email: string;
+  /** The user's token version when a local token was issued (0 for tokens older than versions). */
+  version?: number;
 }
 
 const LOCAL_ISSUER = 'anomaly-monitor';
@@ -26,10 +28,13 @@ export class TokenService {
     if (settings.jwksUrl) this.jwks = createRemoteJWKSet(new URL(settings.jwksUrl));
   }
 
-  async issue(user: { id: number; email: string; role: string }, now = new Date()): Promise<string> {
+  async issue(
+    user: { id: number; email: string; role: string; tokenVersion?: number },
+    now = new Date(),
+  ): Promise<string> {
     if (!this.key) throw new Error('JWT_SECRET is not configured: local tokens cannot be issued');
     const iat = Math.floor(now.getTime() / 1000);
-    return new SignJWT({ email: user.email, role: user.role })
+    return new SignJWT({ email: user.email, role: user.role, ver: user.tokenVersion ?? 0 })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
       .setIssuer(LOCAL_ISSUER)
@@ -67,7 +72,11 @@ export class TokenService {
     if (!payload) throw new UnauthenticatedError('The access token is not valid.');
     const email = typeof payload.email === 'string' ? payload.email : undefined;
     if (!email) throw new UnauthenticatedError('The access token names no e-mail address.');
-    const sub = payload.iss === LOCAL_ISSUER ? Number(payload.sub) : undefined;
-    return { userId: Number.isInteger(sub) ? sub : undefined, email };
+    if (payload.iss === LOCAL_ISSUER) {
+      const sub = Number(payload.sub);
+      const version = typeof payload.ver === 'number' ? payload.ver : 0;
+      return { userId: Number.isSafeInteger(sub) ? sub : undefined, email, version };
+    }
+    return { email };
   }
 }

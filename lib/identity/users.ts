@@ -4,7 +4,8 @@ import type { Database } from '../db/database';
 import { dataViews, userDataViews, users } from '../db/tables/index';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../shared/errors';
 import { type Caller, requireAdmin, type Role } from './caller';
-import { hashPassword, verifyPassword } from './passwords';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { assertNotThrottled, recordFailure, recordSuccess, throttleKeys } from './sign-in-throttle';
 import type { TokenService } from './tokens';
 
 export interface UserView {
@@ -134,6 +135,9 @@ export async function updateUser(
     if (input.role !== undefined) patch.role = input.role;
     if (input.enabled !== undefined) patch.enabled = input.enabled;
     if (input.password !== undefined) patch.passwordHash = await hashPassword(input.password);
+    // A new password or a disable ends every token issued before it.
+    if (input.password !== undefined || input.enabled === false)
+      patch.tokenVersion = sql`${users.tokenVersion} + 1` as unknown as number;
     const [row] = await tx.orm.update(users).set(patch).where(eq(users.id, id)).returning();
     if (input.dataViewIds) await setAssignments(tx, id, input.dataViewIds);
     return view(row, (await assignments(tx, [id])).get(id));
@@ -147,18 +151,35 @@ export async function deleteUser(db: Database, caller: Caller, id: number): Prom
   if (rows.length === 0) throw new NotFoundError(`User ${id} was not found.`);
 }
 
-/** POST /auth/token: e-mail and password to a Bearer token; disabled users get none. */
+/**
+ * POST /auth/token: e-mail and password to a Bearer token; disabled users get none. Throttled per account and
+ * per client address (429 with Retry-After); an unknown e-mail costs the same scrypt as a known one.
+ */
 export async function signIn(
   db: Database,
   tokens: TokenService,
   ttlSeconds: number,
   email: string,
   password: string,
+  context: { sourceIp?: string; now?: Date } = {},
 ): Promise<{ accessToken: string; tokenType: 'Bearer'; expiresIn: number }> {
+  const now = context.now ?? new Date();
+  const keys = throttleKeys(email, context.sourceIp);
+  await assertNotThrottled(db, keys, now);
   const [user] = await db.orm.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
-  const ok = user ? await verifyPassword(password, user.passwordHash) : false;
-  if (!user || !ok) throw new UnauthenticatedError('Wrong e-mail or password.');
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
+  if (!user || !user.passwordHash || !ok) {
+    await recordFailure(db, keys, now);
+    throw new UnauthenticatedError('Wrong e-mail or password.');
+  }
+  await recordSuccess(db, keys);
   if (!user.enabled) throw new UnauthenticatedError('This account is disabled.');
+  if (needsRehash(user.passwordHash)) {
+    await db.orm
+      .update(users)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(users.id, user.id));
+  }
   return { accessToken: await tokens.issue(user), tokenType: 'Bearer', expiresIn: ttlSeconds };
 }
 
@@ -178,7 +199,11 @@ export async function ensureUser(
   if (!resetPassword) return 'kept';
   await db.orm
     .update(users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .set({
+      passwordHash: await hashPassword(password),
+      updatedAt: new Date(),
+      tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
+    })
     .where(eq(users.id, existing.id));
   return 'updated';
 }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UPSTREAM'
+  | 'TOO_MANY_REQUESTS'
   | 'INTERNAL';
 
 /** One field at fault: `path` is dotted (`metadata.name`, `categories[1].parent`), '' for the whole body. */
@@ -73,6 +74,17 @@ export class UpstreamError extends AppError {
   constructor(message: string, cause?: unknown) {
     super('UPSTREAM', message, { cause });
     this.name = 'UpstreamError';
+  }
+}
+
+/** Too many attempts (sign-in throttling): the caller may try again after `retryAfterSeconds`. */
+export class TooManyRequestsError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('TOO_MANY_REQUESTS', message);
+    this.name = 'TooManyRequestsError';
   }
 }
 

@@ -6,6 +6,7 @@ import comments from './0004-comments';
 import jobs from './0005-jobs';
 import filters from './0006-filters';
 import jobQueue from './0007-job-queue';
+import hardening from './0008-hardening';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -15,4 +16,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0005-jobs', sql: jobs },
   { name: '0006-filters', sql: filters },
   { name: '0007-job-queue', sql: jobQueue },
+  { name: '0008-hardening', sql: hardening },
 ];

@@ -6,6 +6,8 @@ export const users = pgTable('users', {
   role: text('role').$type<'admin' | 'data-user'>().notNull(),
   passwordHash: text('password_hash'),
   enabled: boolean('enabled').notNull().default(true),
+  /** Bumped when the password changes or the account is disabled: tokens carrying an older version stop working. */
+  tokenVersion: integer('token_version').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -26,4 +28,12 @@ export const apiKeys = pgTable('api_keys', {
 export const userDataViews = pgTable('user_data_views', {
   userId: integer('user_id').notNull(),
   dataViewId: integer('data_view_id').notNull(),
+});
+
+/** Failed sign-ins per account (`account:<email>`) and per client address (`address:<ip>`). */
+export const signInThrottle = pgTable('sign_in_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });

@@ -16,4 +16,6 @@ export const jobs = pgTable('jobs', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   startedAt: timestamp('started_at', { withTimezone: true }),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
+  /** A running attempt owns the job until then; its worker renews the lease while it works. */
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
 });
