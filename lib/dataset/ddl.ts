@@ -6,7 +6,7 @@
  *                  level, parent series and series_key (the values as a JSON array, null = all)
  *   data           one row per series and day from the series' first day to the view's last day, gaps filled
  *   all_series     per series: first and last day with data, days with data, totals, shares
- *   all_anomalies  detector output with significance
+ *   all_anomalies  detector output with significance; `measure` says which measure (value | count) it is on
  *   baseline_peer, baseline_mix, baseline_cardinality   baselines of those detectors
  * Days are integers YYYYMMDD as the source query returns them. Category columns are prefixed so that
  * no category can collide with the fixed columns. Integer codes make the series build about 2-3x faster
@@ -88,7 +88,7 @@ export async function createDataset(db: Database, schema: string, shape: Dataset
     `CREATE TABLE ${s}.cat_map (series_id integer PRIMARY KEY, ${catText}, ${catCodes}, level smallint NOT NULL, parent_series_id integer, series_key text NOT NULL UNIQUE)`,
     `CREATE TABLE ${s}.data (${DATA_COLUMNS_DDL}, CONSTRAINT data_pkey PRIMARY KEY (series_id, day))`,
     `CREATE TABLE ${s}.all_series (series_id integer PRIMARY KEY, first_day integer, last_day integer, days integer NOT NULL DEFAULT 0, total_value double precision NOT NULL DEFAULT 0, total_count double precision NOT NULL DEFAULT 0, share_parent double precision, share_total double precision)`,
-    `CREATE TABLE ${s}.all_anomalies (id serial PRIMARY KEY, series_id integer NOT NULL, type text NOT NULL, detector_index smallint NOT NULL DEFAULT 0, start_date date NOT NULL, end_date date NOT NULL, duration integer NOT NULL, actual_value double precision, predicted_value double precision, change double precision, change_pct double precision, change_cum double precision, share_pct double precision, recurrence integer NOT NULL DEFAULT 0, result text NOT NULL CHECK (result IN ('Positive', 'Negative')), sin double precision, sim double precision, created_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE TABLE ${s}.all_anomalies (id serial PRIMARY KEY, series_id integer NOT NULL, measure text NOT NULL DEFAULT 'value', type text NOT NULL, detector_index smallint NOT NULL DEFAULT 0, start_date date NOT NULL, end_date date NOT NULL, duration integer NOT NULL, actual_value double precision, predicted_value double precision, change double precision, change_pct double precision, change_cum double precision, share_pct double precision, recurrence integer NOT NULL DEFAULT 0, result text NOT NULL CHECK (result IN ('Positive', 'Negative')), sin double precision, sim double precision, created_at timestamptz NOT NULL DEFAULT now())`,
     `CREATE INDEX all_anomalies_start ON ${s}.all_anomalies (start_date)`,
     `CREATE INDEX all_anomalies_series ON ${s}.all_anomalies (series_id)`,
     ...baselineTablesDdl(s),

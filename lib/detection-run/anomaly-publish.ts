@@ -28,13 +28,24 @@ export interface PublishResult {
 }
 
 // Significance of the spec (lib/detection/significance.ts, the same formulas set-based): within a peer
-// group (type, result) duration, |change %| and |share %| divided by the group maximum.
+// group (measure, result; the view is the schema) duration, |change %| and |share %| divided by the group
+// maximum. The type is not part of the group; a null change % contributes 0, never the maximum.
 const NORM_DURATION = 'CASE WHEN g.md > 0 THEN abs(a.duration) / g.md ELSE 0 END';
 const NORM_CHANGE =
-  'CASE WHEN a.change_pct IS NULL THEN 1 WHEN g.mc > 0 THEN abs(a.change_pct) / g.mc ELSE 0 END';
-const NORM_SHARE = 'CASE WHEN a.share_pct IS NOT NULL AND g.ms > 0 THEN abs(a.share_pct) / g.ms ELSE 0 END';
+  "CASE WHEN a.change_pct IS NOT NULL AND a.change_pct <> 'NaN'::float8 AND g.mc > 0 THEN abs(a.change_pct) / g.mc ELSE 0 END";
+const NORM_SHARE =
+  "CASE WHEN a.share_pct IS NOT NULL AND a.share_pct <> 'NaN'::float8 AND g.ms > 0 THEN abs(a.share_pct) / g.ms ELSE 0 END";
 const SIN = `2 * ${NORM_SHARE} + ${NORM_CHANGE} + 1.5 * ${NORM_DURATION}`;
 const SIM = `(${NORM_CHANGE}) * (${NORM_SHARE}) * (${NORM_DURATION}) / (1 + ln(greatest(a.recurrence, 0) + 1))`;
+
+/**
+ * Recurrence: how many earlier anomalies of the same series, measure and type started within the
+ * look-back before this one's start (whatever their sign), recomputed over the kept and the new
+ * anomalies at every publish.
+ */
+export const RECURRENCE_LOOKBACK_DAYS = 365;
+const RECURRENCE = `count(*) OVER (PARTITION BY series_id, measure, type ORDER BY start_date
+  RANGE BETWEEN interval '${RECURRENCE_LOOKBACK_DAYS} days' PRECEDING AND interval '1 day' PRECEDING)::int`;
 
 interface IndexRow {
   name: string;
@@ -62,6 +73,21 @@ function retarget(def: string, name: string, table: string): string {
   return `${m[1]}${ident(name)}${m[2]}${table}${m[3]}`;
 }
 
+/**
+ * Adds the `measure` column to a view's all_anomalies deployed before anomalies had one (every row
+ * there is of the value measure). Only when it is missing, so that the usual publish takes no lock here.
+ */
+export async function ensureMeasureColumn(db: Database, schema: string): Promise<void> {
+  const [{ n }] = await db.rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM information_schema.columns
+    WHERE table_schema = ${schema} AND table_name = 'all_anomalies' AND column_name = 'measure'`);
+  if (Number(n) > 0) return;
+  await db.rows(
+    sql.raw(
+      `ALTER TABLE ${ident(schema)}.all_anomalies ADD COLUMN IF NOT EXISTS measure text NOT NULL DEFAULT 'value'`,
+    ),
+  );
+}
+
 /** Replaces the view's anomalies with the kept and the staged ones; see the module comment. */
 export async function publishStage(
   db: Database,
@@ -84,19 +110,22 @@ export async function publishStage(
       : `end_date < ${quote(opts.replaceFrom)}::date AND (detector_index, type) IN (${opts.detectors
           .map((d) => `(${Math.trunc(d.index)}, ${quote(d.code)})`)
           .join(', ')})`;
-  const cols = COLUMNS.split(', ');
+  const cols = COLUMNS.split(', ').filter((c) => c !== 'recurrence');
   const run = (text: string) => db.rows(sql.raw(text));
+  await ensureMeasureColumn(db, schema);
   try {
     await run(`DROP TABLE IF EXISTS ${next}`);
     await run(`CREATE TABLE ${next} (LIKE ${live} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-    await run(`WITH u AS (
+    await run(`WITH k AS (
         SELECT id, created_at, ${COLUMNS} FROM ${live} WHERE ${keep}
         UNION ALL SELECT NULL::int, NULL::timestamptz, ${COLUMNS} FROM ${stageTable(schema, runId)}),
-      g AS (SELECT type, result, max(abs(duration))::float8 AS md, max(abs(change_pct)) AS mc, max(abs(share_pct)) AS ms
-        FROM u GROUP BY type, result)
-      INSERT INTO ${next} (id, created_at, ${COLUMNS}, sin, sim)
-      SELECT coalesce(a.id, nextval(${quote(seq)})), coalesce(a.created_at, now()), ${cols.map((c) => `a.${c}`).join(', ')}, ${SIN}, ${SIM}
-      FROM u a JOIN g ON g.type = a.type AND g.result = a.result`);
+      u AS (SELECT id, created_at, ${cols.join(', ')}, ${RECURRENCE} AS recurrence FROM k),
+      g AS (SELECT measure, result, max(abs(duration))::float8 AS md,
+          max(abs(NULLIF(change_pct, 'NaN'::float8))) AS mc, max(abs(NULLIF(share_pct, 'NaN'::float8))) AS ms
+        FROM u GROUP BY measure, result)
+      INSERT INTO ${next} (id, created_at, ${cols.join(', ')}, recurrence, sin, sim)
+      SELECT coalesce(a.id, nextval(${quote(seq)})), coalesce(a.created_at, now()), ${cols.map((c) => `a.${c}`).join(', ')}, a.recurrence, ${SIN}, ${SIM}
+      FROM u a JOIN g ON g.measure = a.measure AND g.result = a.result`);
     const indexes = await indexesOf(db, schema);
     for (const [k, ix] of indexes.entries()) {
       if (ix.constraint_def)

@@ -10,8 +10,12 @@ import type { AnomalyColumns } from '../detection/anomaly-columns';
 import { intArrayLiteral } from './series-reader';
 
 export const COLUMNS =
-  'series_id, type, detector_index, start_date, end_date, duration, actual_value, predicted_value, change, change_pct, change_cum, share_pct, recurrence, result';
-/** Rows per INSERT statement (arrays travel as 14 text parameters). */
+  'series_id, measure, type, detector_index, start_date, end_date, duration, actual_value, predicted_value, change, change_pct, change_cum, share_pct, recurrence, result';
+
+/** The measures of a view's `data` table that detection analyses: `value` always, `count` (column cnt) when it varies. */
+export type Measure = 'value' | 'count';
+export const MEASURES: readonly Measure[] = ['value', 'count'];
+/** Rows per INSERT statement (arrays travel as 15 text parameters). */
 const CHUNK = 20_000;
 
 /** The run's staging table (anomalies as detected) and its shadow of all_anomalies (while publishing). */
@@ -28,7 +32,7 @@ export async function createStage(db: Database, schema: string, runId: number): 
   const t = stageTable(schema, runId);
   await db.rows(sql.raw(`DROP TABLE IF EXISTS ${t}`));
   await db.rows(
-    sql.raw(`CREATE UNLOGGED TABLE ${t} (series_id integer NOT NULL, type text NOT NULL, detector_index smallint NOT NULL,
+    sql.raw(`CREATE UNLOGGED TABLE ${t} (series_id integer NOT NULL, measure text NOT NULL DEFAULT 'value', type text NOT NULL, detector_index smallint NOT NULL,
       start_date date NOT NULL, end_date date NOT NULL, duration integer NOT NULL, actual_value double precision,
       predicted_value double precision, change double precision, change_pct double precision, change_cum double precision,
       share_pct double precision, recurrence integer NOT NULL, result text NOT NULL)`),
@@ -55,12 +59,13 @@ const num = (x: number) => (Number.isFinite(x) ? String(x) : 'NULL');
 const floats = (xs: ArrayLike<number>) => `{${Array.prototype.map.call(xs, num).join(',')}}`;
 const texts = (xs: readonly string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
-/** Appends anomalies (with their detector index) to the run's staging table. */
+/** Appends anomalies (with their detector index) of one measure to the run's staging table. */
 export async function appendStage(
   db: Database,
   schema: string,
   runId: number,
   anomalies: AnomalyColumns,
+  measure: Measure = 'value',
 ): Promise<void> {
   const t = sql.raw(stageTable(schema, runId));
   const a = anomalies;
@@ -83,12 +88,13 @@ export async function appendStage(
     }
     const results = a.positive.subarray(from, to);
     await db.rows(sql`INSERT INTO ${t} (${sql.raw(COLUMNS)})
-      SELECT * FROM unnest(${intArrayLiteral(a.seriesIds.slice(from, to).map(Number))}::int[], ${texts(a.types.slice(from, to))}::text[],
+      SELECT s, ${measure}::text, t, d, sd, ed, du, av, pv, c, cp, cc, sp, r, res FROM unnest(${intArrayLiteral(a.seriesIds.slice(from, to).map(Number))}::int[], ${texts(a.types.slice(from, to))}::text[],
         ${intArrayLiteral(a.detector.subarray(from, to))}::smallint[], ${texts(startDates)}::date[],
         ${texts(endDates)}::date[], ${intArrayLiteral(a.duration.subarray(from, to))}::int[],
         ${floats(a.actual.subarray(from, to))}::float8[], ${floats(a.predicted.subarray(from, to))}::float8[],
         ${floats(change)}::float8[], ${floats(changePct)}::float8[],
         ${floats(changeCum)}::float8[], ${floats(a.sharePct.subarray(from, to))}::float8[],
-        ${intArrayLiteral(a.recurrence.subarray(from, to))}::int[], ${texts(Array.from(results, (r) => (r === 1 ? 'Positive' : 'Negative')))}::text[])`);
+        ${intArrayLiteral(a.recurrence.subarray(from, to))}::int[], ${texts(Array.from(results, (r) => (r === 1 ? 'Positive' : 'Negative')))}::text[])
+        AS u(s, t, d, sd, ed, du, av, pv, c, cp, cc, sp, r, res)`);
   }
 }

@@ -1,9 +1,11 @@
 /**
- * One detection run over a deployed view: plan shards of whole peer groups, then per shard read
- * the series as columnar arrays, run every detector and append the anomalies to the run's staging
- * table (and refresh the baseline tables); finally replace the view's anomalies and compute SIN and
- * SIM in one transaction. Memory is bounded by one shard. The previous anomalies stay intact until
- * that commit; a failure or a load that commits meanwhile leaves them untouched.
+ * One detection run over a deployed view: plan shards of whole peer groups, then per shard and
+ * measure (value, and count when the view's counts vary) read the series as columnar arrays, run
+ * every detector and append the anomalies to the run's staging table (and refresh the baseline
+ * tables from the value measure); finally replace the view's anomalies and compute recurrence, SIN
+ * and SIM in one transaction. Memory is bounded by one shard of one measure. Incomplete trailing
+ * days (incomplete.ts) are left out of the analysis. The previous anomalies stay intact until that
+ * commit; a failure or a load that commits meanwhile leaves them untouched.
  */
 import { alignCalendar } from '../calendar/special-calendar';
 import { fromEpochDay } from '../calendar/days';
@@ -13,8 +15,11 @@ import { Workspace } from '../detection/workspace';
 import type { DataViewDefinition } from '../dataviews/definition/types';
 import type { DataViewRow } from '../dataviews/repository';
 import type { Logger } from '../shared/logger';
+import { sql } from 'drizzle-orm';
+import { ident } from '../dataset/ddl';
 import { publishStage } from './anomaly-publish';
-import { appendStage, createStage, dropStage, stageRunIds } from './anomaly-store';
+import { appendStage, createStage, dropStage, type Measure, stageRunIds } from './anomaly-store';
+import { incompleteTrailingDays } from './incomplete';
 import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
 import { CROSS_TYPES, detectionContext, replaceFromDay, viewDetectors } from './detectors';
 import { mixLinks, planShards, readFingerprint, readLayout, type Shard } from './layout';
@@ -41,6 +46,12 @@ export interface DetectionSummary {
   /** Older anomalies kept because they end before the scanned days (scanInLastNDays). */
   keptAnomalies: number;
   replacedFrom: string | null;
+  /** The measures analysed: value, and count when the view's counts vary. */
+  measures: Measure[];
+  /** Trailing days left out as incomplete (their view total far below the same weekdays before). */
+  incompleteDays: number;
+  /** The first of those days (yyyy-MM-dd), null when none. */
+  incompleteFrom: string | null;
   readMs: number;
   detectMs: number;
   writeMs: number;
@@ -72,22 +83,58 @@ export interface RunPlan {
   ctx: ReturnType<typeof detectionContext>;
   shards: Shard[];
   cross: boolean;
+  /** value, and count when the view's count measure is not constant. */
+  measures: Measure[];
+  /** Trailing days left out of the analysis as incomplete (counted after ignoreLastNDays). */
+  incompleteDays: number;
+}
+
+/** The data column of a measure. */
+export function measureColumn(m: Measure): 'value' | 'cnt' {
+  return m === 'count' ? 'cnt' : 'value';
+}
+
+/**
+ * Whether the view's count measure varies within some series over its loaded (not gap-filled) days.
+ * A count that is the same every day on every series (no count column: 0; one row per series and
+ * day: 1 on the leaves and the number of leaves on the totals) has nothing to say. Walks the primary
+ * key in order and stops at the first difference, so it reads the whole table only when nothing varies.
+ */
+async function countVaries(db: Database, schema: string): Promise<boolean> {
+  const d = `${ident(schema)}.data`;
+  const [r] = await db.rows<{ v: boolean }>(
+    sql.raw(`SELECT EXISTS (SELECT 1 FROM (SELECT cnt, lag(cnt) OVER (PARTITION BY series_id ORDER BY day) AS prev
+      FROM ${d} WHERE NOT filled) x WHERE x.cnt <> x.prev) AS v`),
+  );
+  return r?.v === true;
 }
 
 /** Reads the layout and plans the shards; the same data gives the same plan (fan-out relies on it). */
 export async function planRun(db: Database, view: DataViewRow, shardSize: number): Promise<RunPlan> {
   const def = view.definition as unknown as DataViewDefinition;
   const detectors = viewDetectors(def);
-  const layout = await readLayout(db, view.schemaName ?? schemaNameFor(view.id), def.categories ?? []);
+  const schema = view.schemaName ?? schemaNameFor(view.id);
+  const layout = await readLayout(db, schema, def.categories ?? []);
+  const ctx = detectionContext(def.analysis, layout.dayIndex0, layout.days);
+  const active = layout.days > 0 && detectors.length > 0;
+  let incompleteDays = 0;
+  if (active && layout.rootId !== null) {
+    const root = await readSeriesBlock(db, schema, [layout.rootId], layout.dayIndex0, layout.days);
+    const end = Math.max(0, layout.days - Math.max(0, ctx.ignoreLastNDays ?? 0));
+    incompleteDays = incompleteTrailingDays(rowValues(root, 0), end);
+    ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
+  }
   return {
     viewId: view.id,
-    schema: view.schemaName ?? schemaNameFor(view.id),
+    schema,
     categories: (def.categories ?? []).map((c) => c.name),
     detectors,
     layout,
-    ctx: detectionContext(def.analysis, layout.dayIndex0, layout.days),
-    shards: layout.days > 0 && detectors.length > 0 ? planShards(layout.groups, shardSize) : [],
+    ctx,
+    shards: active ? planShards(layout.groups, shardSize) : [],
     cross: detectors.some((d) => CROSS_TYPES.includes(d.resolved.type)),
+    measures: active && (await countVaries(db, schema)) ? ['value', 'count'] : ['value'],
+    incompleteDays,
   };
 }
 
@@ -101,15 +148,26 @@ export async function prepareRun(deps: DetectionDeps, plan: RunPlan, runId: numb
     await writeMixLinks(db, plan.schema, runId, mixLinks(plan.layout, plan.categories));
 }
 
-/** The inputs every shard shares: the root series (share %), the calendar flags, a workspace. */
-export async function runSetup(db: Database, plan: RunPlan): Promise<RunSetup> {
+/**
+ * The inputs every shard of one measure shares: the root series of that measure (share %), the
+ * calendar flags, a workspace. Cardinality (how many children have data) runs on the value measure only.
+ */
+export async function runSetup(db: Database, plan: RunPlan, measure: Measure = 'value'): Promise<RunSetup> {
   const { layout, ctx } = plan;
   const root =
     layout.rootId === null
       ? undefined
-      : await readSeriesBlock(db, plan.schema, [layout.rootId], layout.dayIndex0, layout.days);
+      : await readSeriesBlock(
+          db,
+          plan.schema,
+          [layout.rootId],
+          layout.dayIndex0,
+          layout.days,
+          measureColumn(measure),
+        );
   return {
-    detectors: plan.detectors,
+    detectors:
+      measure === 'value' ? plan.detectors : plan.detectors.filter((d) => d.resolved.type !== 'cardinality'),
     ctx,
     calendarFlags: ctx.calendar ? alignCalendar(ctx.calendar, layout.dayIndex0, layout.days) : null,
     total: root ? rowValues(root, 0) : undefined,
@@ -117,28 +175,70 @@ export async function runSetup(db: Database, plan: RunPlan): Promise<RunSetup> {
   };
 }
 
-/** Detects shard `index` of the plan (read and compute; nothing written). */
-export async function detectShard(db: Database, plan: RunPlan, setup: RunSetup, index: number) {
-  const shard = plan.shards[index];
-  const block = await readSeriesBlock(
+/** Reads the series of shard `index` for one measure. */
+function readShard(db: Database, plan: RunPlan, index: number, measure: Measure): Promise<SeriesBlock> {
+  return readSeriesBlock(
     db,
     plan.schema,
-    shardSeriesIds(shard),
+    shardSeriesIds(plan.shards[index]),
     plan.layout.dayIndex0,
     plan.layout.days,
+    measureColumn(measure),
   );
-  return detectShardBlock(shard, block, setup);
 }
 
-/** Appends a shard's anomalies to the staging table and its baselines to the baseline tables. */
+/** One measure's result of one shard. */
+export interface MeasureResult {
+  measure: Measure;
+  result: ReturnType<typeof detectShardBlock>;
+}
+
+/** Detects shard `index` of the plan for each measure, one block in memory at a time (nothing written). */
+export async function detectShard(
+  db: Database,
+  plan: RunPlan,
+  setups: ReadonlyMap<Measure, RunSetup>,
+  index: number,
+): Promise<MeasureResult[]> {
+  const out: MeasureResult[] = [];
+  for (const measure of plan.measures) {
+    const block = await readShard(db, plan, index, measure);
+    out.push({
+      measure,
+      result: detectShardBlock(plan.shards[index], block, setups.get(measure) as RunSetup),
+    });
+  }
+  return out;
+}
+
+/** The setups of every measure of the plan. */
+export async function runSetups(db: Database, plan: RunPlan): Promise<Map<Measure, RunSetup>> {
+  const out = new Map<Measure, RunSetup>();
+  for (const m of plan.measures) out.set(m, await runSetup(db, plan, m));
+  return out;
+}
+
+/** Appends a shard's anomalies (of every measure) to the staging table and its value baselines to the baseline tables. */
 export async function writeShard(
   db: Database,
   plan: RunPlan,
   runId: number,
+  results: MeasureResult | readonly MeasureResult[],
+): Promise<void> {
+  const list = Array.isArray(results) ? results : [results as MeasureResult];
+  for (const { measure, result } of list) await writeMeasure(db, plan, runId, measure, result);
+}
+
+async function writeMeasure(
+  db: Database,
+  plan: RunPlan,
+  runId: number,
+  measure: Measure,
   result: ReturnType<typeof detectShardBlock>,
 ): Promise<void> {
-  await appendStage(db, plan.schema, runId, result.anomalies);
-  if (plan.cross)
+  await appendStage(db, plan.schema, runId, result.anomalies, measure);
+  // The baseline tables hold the value measure's baselines (the count's are computed and used in memory).
+  if (plan.cross && measure === 'value')
     await writeShardBaselines(
       db,
       plan.schema,
@@ -172,6 +272,7 @@ export function runSummary(
   published: Awaited<ReturnType<typeof publishRun>>,
 ) {
   const { dayIndex0, days } = plan.layout;
+  const end = dayIndex0 + days - Math.max(0, plan.ctx.ignoreLastNDays ?? 0);
   return {
     series: plan.layout.seriesCount,
     days,
@@ -182,6 +283,9 @@ export function runSummary(
     anomalies,
     keptAnomalies: published.kept,
     replacedFrom: published.replacedFrom,
+    measures: plan.measures,
+    incompleteDays: plan.incompleteDays,
+    incompleteFrom: plan.incompleteDays > 0 ? fromEpochDay(end) : null,
   };
 }
 
@@ -194,7 +298,7 @@ export async function runViewDetection(
 ): Promise<DetectionSummary> {
   const { db, log } = deps;
   const plan = planned ?? (await planRun(db, view, deps.shardSize));
-  const { schema, shards, layout } = plan;
+  const { schema, shards } = plan;
   const times = { readMs: 0, detectMs: 0, writeMs: 0, publishMs: 0 };
   const clock = (key: keyof typeof times, since: number) => {
     times[key] += performance.now() - since;
@@ -205,26 +309,33 @@ export async function runViewDetection(
   try {
     let t = performance.now();
     await prepareRun(deps, plan, runId);
-    const setup = await runSetup(db, plan);
+    const setups = await runSetups(db, plan);
     t = clock('readMs', t);
     let anomalies = 0;
-    // The next shard is read, and the last one written, while this one is detected: the database
-    // works while Node computes. Their failures surface at the await.
-    const read = (i: number) =>
-      quiet(readSeriesBlock(db, schema, shardSeriesIds(shards[i]), layout.dayIndex0, layout.days));
-    let next = shards.length > 0 ? read(0) : undefined;
-    for (let i = 0; i < shards.length; i++) {
+    // Work items: each shard for each measure, one block in memory at a time. The next item is read,
+    // and the last one written, while this one is detected: the database works while Node computes.
+    // Their failures surface at the await.
+    const items = shards.flatMap((_, i) => plan.measures.map((measure) => ({ i, measure })));
+    const read = (k: number) => quiet(readShard(db, plan, items[k].i, items[k].measure));
+    let next = items.length > 0 ? read(0) : undefined;
+    for (let k = 0; k < items.length; k++) {
+      const { i, measure } = items[k];
       deps.signal?.throwIfAborted();
       const block = await (next as Promise<SeriesBlock>);
-      next = i + 1 < shards.length ? read(i + 1) : undefined;
+      next = k + 1 < items.length ? read(k + 1) : undefined;
       t = clock('readMs', t);
-      const result = detectShardBlock(shards[i], block, setup);
+      const result = detectShardBlock(shards[i], block, setups.get(measure) as RunSetup);
       t = clock('detectMs', t);
       await writing;
-      writing = quiet(writeShard(db, plan, runId, result));
+      writing = quiet(writeShard(db, plan, runId, { measure, result }));
       t = clock('writeMs', t);
       anomalies += result.anomalies.length;
-      log.debug('detection shard done', { shard: i, of: shards.length, series: shards[i].seriesCount });
+      log.debug('detection shard done', {
+        shard: i,
+        of: shards.length,
+        measure,
+        series: shards[i].seriesCount,
+      });
     }
     await writing;
     t = clock('writeMs', t);

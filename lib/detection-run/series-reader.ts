@@ -42,13 +42,14 @@ export function intArrayLiteral(xs: ArrayLike<number>): string {
   return `{${Array.prototype.join.call(xs, ',')}}`;
 }
 
-/** Reads `ids` (distinct) over the given days; ids without rows stay 0 and not present. */
+/** Reads `ids` (distinct) over the given days; ids without rows stay 0 and not present. `column`: the measure read. */
 export async function readSeriesBlock(
   db: Database,
   schema: string,
   ids: readonly number[],
   dayIndex0: number,
   days: number,
+  column: 'value' | 'cnt' = 'value',
 ): Promise<SeriesBlock> {
   const rowOf = new Map<number, number>();
   for (let r = 0; r < ids.length; r++) rowOf.set(ids[r], r);
@@ -60,7 +61,7 @@ export async function readSeriesBlock(
   const rows = await db.tx(async (tx) => {
     await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
     return tx.rows<{ series_id: number; b: Uint8Array }>(
-      sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || float8send(value), ''::bytea) AS b
+      sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || float8send(${sql.raw(column === 'cnt' ? 'cnt' : 'value')}), ''::bytea) AS b
         FROM ${sql.raw(`${ident(schema)}.data`)} WHERE series_id = ANY(${intArrayLiteral(ids)}::int[]) GROUP BY series_id`,
     );
   });

@@ -16,7 +16,7 @@ import {
   prepareRun,
   publishRun,
   type RunPlan,
-  runSetup,
+  runSetups,
   runSummary,
   writeShard,
 } from '../detection-run/run';
@@ -100,7 +100,7 @@ export async function runFanOutShard(
   let done = detail.shardsDone?.includes(shard.index) ? detail.shardsDone.length : undefined;
   if (done === undefined) {
     signal.throwIfAborted();
-    const result = await detectShard(c.db, plan, await runSetup(c.db, plan), shard.index);
+    const result = await detectShard(c.db, plan, await runSetups(c.db, plan), shard.index);
     signal.throwIfAborted();
     done = await c.db
       .tx(async (tx) => {

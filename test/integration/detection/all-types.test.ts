@@ -149,7 +149,6 @@ describe(`detection of a synthetic three-year view on ${backendName}`, () => {
         round(a.predicted_value),
         round(a.change_pct),
         round(a.share_pct),
-        a.recurrence,
         a.result,
       ],
     }));
@@ -161,7 +160,6 @@ describe(`detection of a synthetic three-year view on ${backendName}`, () => {
         round(a.predictedValue),
         round(a.changePct),
         round(a.sharePct),
-        a.recurrence,
         a.result,
       ],
     }));
@@ -182,10 +180,26 @@ describe(`detection of a synthetic three-year view on ${backendName}`, () => {
     }
   });
 
-  it('computes SIN and SIM per type and result over the whole view', () => {
+  it('recomputes recurrence at publish: earlier anomalies of the series and type within 365 days, any sign', () => {
+    const day = (d: string) => Date.parse(d) / 86_400_000;
+    for (const a of stored) {
+      const earlier = stored.filter(
+        (b) =>
+          b.series === a.series &&
+          b.type === a.type &&
+          day(b.start_date) < day(a.start_date) &&
+          day(b.start_date) >= day(a.start_date) - 365,
+      ).length;
+      expect(a.recurrence).toBe(earlier);
+    }
+    expect(stored.some((a) => a.recurrence > 0)).toBe(true);
+  });
+
+  it('computes SIN and SIM per measure and result over the whole view, whatever the type', () => {
     const sig = computeSignificance(
       stored.map((a) => ({
         dataViewId: 1,
+        measure: 'value',
         type: a.type,
         result: a.result,
         duration: a.duration,

@@ -185,15 +185,21 @@ describe(`the process job on ${backendName}`, () => {
       'CZ 2024-01-25',
     ]);
     // Mark the stored rows: a kept row keeps its mark, a replaced row comes back fresh.
-    await t.db.rows(sql.raw(`UPDATE ${schemaNameFor(id)}.all_anomalies SET recurrence = 99`));
+    await t.db.rows(
+      sql.raw(`UPDATE ${schemaNameFor(id)}.all_anomalies SET change_cum = 99, recurrence = 42`),
+    );
     await setAnalysis(t.db, id, { scanInLastNDays: 7 });
     const detail = await detect(id, 3001);
     expect(detail).toMatchObject({ anomalies: 2, keptAnomalies: 2, replacedFrom: '2024-01-22' });
-    expect((await anomalies(id)).map((r) => `${r.series} ${r.start_date} ${r.recurrence}`)).toEqual([
-      '* 2024-01-20 99',
-      'CZ 2024-01-20 99',
-      '* 2024-01-25 1',
-      'CZ 2024-01-25 1',
+    // Recurrence is recomputed at publish over kept and new rows: earlier anomalies of the same series,
+    // measure and type within 365 days (the mark 42 is gone).
+    expect(
+      (await anomalies(id)).map((r) => `${r.series} ${r.start_date} ${r.change_cum === 99} ${r.recurrence}`),
+    ).toEqual([
+      '* 2024-01-20 true 0',
+      'CZ 2024-01-20 true 0',
+      '* 2024-01-25 false 1',
+      'CZ 2024-01-25 false 1',
     ]);
   });
 

@@ -1,0 +1,134 @@
+/** The process job analyses the count measure when it varies, and leaves incomplete trailing days out. */
+import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Container } from '../../../lib/app/container';
+import { loadConfig } from '../../../lib/config/config';
+import { schemaNameFor } from '../../../lib/dataset/ddl';
+import { dataViews } from '../../../lib/db/tables/index';
+import type { DataViewDefinition } from '../../../lib/dataviews/definition/types';
+import { runDetection } from '../../../lib/pipeline/process';
+import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
+import { loadView } from '../../support/detection-fixture';
+import { createDeployedView } from '../../support/pipeline-fixture';
+import { createTestSource, type TestSource } from '../../support/pipeline-source';
+
+const DAYS = 28; // 2024-01-01 .. 2024-01-28
+const ymd = (t: number) => {
+  const d = new Date(Date.UTC(2024, 0, 1 + t));
+  return d.getUTCFullYear() * 10_000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+};
+
+interface Row {
+  series: string;
+  measure: string;
+  type: string;
+  start_date: string;
+  result: string;
+  share_pct: number | null;
+  change_pct: number | null;
+}
+
+describe(`measures and incomplete days in the process job on ${backendName}`, () => {
+  let t: TestDatabase;
+  let source: TestSource;
+  const container = () => ({ db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }) }) as unknown as Container;
+
+  /** A view over `name` (day, country, amount, cnt) with one DOD detector; values[country] = [amount, cnt] per day. */
+  async function view(name: string, series: Record<string, Array<[number, number]>>): Promise<number> {
+    const rows: string[] = [];
+    for (const [country, days] of Object.entries(series))
+      for (const [d, [amount, cnt]] of days.entries())
+        rows.push(`(${ymd(d)}, '${country}', ${amount}, ${cnt})`);
+    await source.exec(`DROP TABLE IF EXISTS ${name}; CREATE TABLE ${name} (day integer, country text, amount double precision, cnt double precision);
+      INSERT INTO ${name} VALUES ${rows.join(',\n')};`);
+    const id = await createDeployedView(t.db, {
+      name,
+      loadQuery: `SELECT day, country, amount, cnt FROM ${name}`,
+      categories: [{ name: 'country' }],
+      countColumn: 'cnt',
+    });
+    const [row] = await t.db.orm.select().from(dataViews).where(eq(dataViews.id, id));
+    const def = row.definition as unknown as DataViewDefinition;
+    def.analysis = {
+      ...def.analysis,
+      detectors: [
+        { type: 'dod', params: { percentualChange: 30, mode: 'both', useSpecialDates: false, minVolume: 0 } },
+      ],
+    } as DataViewDefinition['analysis'];
+    await t.db.orm
+      .update(dataViews)
+      .set({ definition: def as unknown as Record<string, unknown> })
+      .where(eq(dataViews.id, id));
+    await loadView(t.db, source, id);
+    return id;
+  }
+
+  async function stored(id: number): Promise<Row[]> {
+    const s = schemaNameFor(id);
+    return t.db.rows<Row>(
+      sql.raw(`SELECT coalesce(m.c_country, '*') AS series, a.measure, a.type, to_char(a.start_date, 'YYYY-MM-DD') AS start_date,
+        a.result, a.share_pct, a.change_pct FROM ${s}.all_anomalies a JOIN ${s}.cat_map m USING (series_id)
+        ORDER BY a.measure DESC, a.start_date, 1`),
+    );
+  }
+
+  const flat = (amount: number, cnt: number): Array<[number, number]> =>
+    Array.from({ length: DAYS }, () => [amount, cnt]);
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    source = await createTestSource();
+  });
+  afterAll(async () => {
+    await source.stop();
+    await t.drop();
+  });
+
+  it('analyses the count measure too when it varies, each record saying its measure, share % on that measure', async () => {
+    // CZ: the amount doubles on 2024-01-20; its count drops from 10 to 3 on 2024-01-23 (the amount stays).
+    const cz = flat(100, 10).map(([a, c], d): [number, number] => [d === 19 ? 200 : a, d === 22 ? 3 : c]);
+    const id = await view('both_measures', { CZ: cz, DE: flat(100, 10) });
+    const detail = await runDetection(container(), id, 7001);
+    expect(detail).toMatchObject({ measures: ['value', 'count'], incompleteDays: 0, incompleteFrom: null });
+    const rows = await stored(id);
+    const value = rows.filter((r) => r.measure === 'value');
+    const count = rows.filter((r) => r.measure === 'count');
+    expect(value.map((r) => `${r.series} ${r.start_date} ${r.result}`)).toContain('CZ 2024-01-20 Positive');
+    expect(value.every((r) => r.start_date >= '2024-01-20')).toBe(true);
+    const drop = count.find((r) => r.series === 'CZ' && r.start_date === '2024-01-23');
+    expect(drop).toMatchObject({ type: 'DOD', result: 'Negative' });
+    // Share % of the count: 3 of the total count 13 that day (the amount's share would be 50 %).
+    expect(drop?.share_pct).toBeCloseTo((3 / 13) * 100, 6);
+    expect(drop?.change_pct).toBeCloseTo(-70, 6);
+    expect(count.every((r) => r.start_date >= '2024-01-23')).toBe(true);
+  });
+
+  it('does not analyse a constant count measure', async () => {
+    const cz = flat(100, 1).map(([a, c], d): [number, number] => [d === 19 ? 200 : a, c]);
+    const id = await view('constant_count', { CZ: cz, DE: flat(100, 1) });
+    const detail = await runDetection(container(), id, 7002);
+    expect(detail).toMatchObject({ measures: ['value'] });
+    const rows = await stored(id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.measure === 'value')).toBe(true);
+  });
+
+  it('leaves an incomplete last day out of the analysis and records it; a real partial drop is still reported', async () => {
+    // The last day holds a fifth of the usual rows' amounts: no −80 % anomaly on every series.
+    const partial = (x: number) =>
+      flat(100, 10).map(([a, c], d): [number, number] => (d === DAYS - 1 ? [x, c] : [a, c]));
+    const id = await view('incomplete_last', { CZ: partial(20), DE: partial(20) });
+    const detail = await runDetection(container(), id, 7003);
+    expect(detail).toMatchObject({ incompleteDays: 1, incompleteFrom: '2024-01-28' });
+    expect((await stored(id)).filter((r) => r.start_date === '2024-01-28')).toEqual([]);
+
+    // Only CZ drops (the total keeps 3/4 of its expectation): a real drop, reported.
+    const real = await view('real_drop_last', { CZ: partial(50), DE: flat(100, 10) });
+    const d2 = await runDetection(container(), real, 7004);
+    expect(d2).toMatchObject({ incompleteDays: 0 });
+    expect((await stored(real)).map((r) => `${r.series} ${r.start_date} ${r.measure}`)).toContain(
+      'CZ 2024-01-28 value',
+    );
+  });
+});
