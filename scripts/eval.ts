@@ -8,11 +8,12 @@
  * Options: --datasets page_views,pedestrians,births; --views N and --seed S (synthetic);
  * --out FILE (markdown). Without a selection flag every part runs.
  */
-import { writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
 import os from 'node:os';
 import { loadRealDatasets } from './eval/datasets';
 import { evaluateDataset, type RealResult, renderReal, runEngine, runService, variantsOf } from './eval/real';
-import { type CubeResult, renderCube, runCube } from './eval/cube';
+import { type CubeResult, cubeTargets, renderCube, runCube } from './eval/cube';
+import { writeSection } from './eval/report';
 import { openServiceEnv } from './eval/service';
 import { HOTEL_CUBE, SMALL_CUBE } from './synthetic/cube';
 import { syntheticPrecisionRecall } from './eval/synthetic-pr';
@@ -27,6 +28,7 @@ interface Args {
   views: number;
   seed: number;
   out?: string;
+  section: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -46,6 +48,7 @@ function parseArgs(argv: string[]): Args {
     views: Number(get('--views') ?? 60),
     seed: Number(get('--seed') ?? 1),
     out: get('--out'),
+    section: get('--section') ?? 'after',
   };
 }
 
@@ -81,13 +84,45 @@ function summary(results: RealResult[]): string {
   return lines.join('\n');
 }
 
+function engineVersion(): string {
+  try {
+    const head = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const dirty = execSync('git status --porcelain -- lib', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    return `commit ${head}${dirty ? ' + uncommitted changes in lib/' : ''}`;
+  } catch {
+    return 'commit unknown';
+  }
+}
+
+type Target = { area: string; name: string; target: string; value: string; pass: boolean };
+
+function targetTable(targets: Target[]): string {
+  const met = targets.filter((t) => t.pass).length;
+  return [
+    `${met} of ${targets.length} targets met.`,
+    '',
+    '| Data | Target | Goal | Measured | |',
+    '|---|---|---|---|---|',
+    ...targets.map(
+      (t) => `| ${t.area} | ${t.name} | ${t.target} | ${t.value} | ${t.pass ? 'met' : '**missed**'} |`,
+    ),
+  ].join('\n');
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const parts: string[] = [];
+  const targets: Target[] = [];
   const started = performance.now();
   if (args.real) {
     const t0 = performance.now();
     const results = args.fast ? realFast(args.datasets) : await realService(args.datasets);
+    for (const r of results)
+      for (const c of r.checks) targets.push({ area: `${r.dataset} (${r.variant})`, ...c });
     const mode = args.fast
       ? 'engine in process (fast mode)'
       : 'through the service (source table, pgsql connector, load job, process job, all_anomalies)';
@@ -109,6 +144,8 @@ async function main() {
       const cubes: CubeResult[] = [];
       if (args.cube) cubes.push(await runCube(env, 'cube_small', SMALL_CUBE));
       if (args.hotel) cubes.push(await runCube(env, 'cube_hotel', HOTEL_CUBE));
+      for (const c of cubes)
+        for (const t of cubeTargets(c)) targets.push({ area: `cube ${c.name} (${c.series} series)`, ...t });
       parts.push(
         '### Synthetic hotel cube through the service: volume, injections found, ranking',
         '',
@@ -120,12 +157,13 @@ async function main() {
   }
   if (args.synthetic) parts.push(syntheticPrecisionRecall(args.views, args.seed));
   const text = [
-    ...parts,
-    `_Measured ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), Node ${process.version}; ${((performance.now() - started) / 1000).toFixed(1)} s in all._`,
+    `_Measured ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), Node ${process.version}, engine ${engineVersion()}; ${((performance.now() - started) / 1000).toFixed(1)} s in all._`,
     '',
+    ...(targets.length ? ['### Targets', '', targetTable(targets), ''] : []),
+    ...parts,
   ].join('\n');
   console.log(text);
-  if (args.out) writeFileSync(args.out, text);
+  if (args.out) writeSection(args.out, args.section, text);
 }
 
 main().catch((e) => {

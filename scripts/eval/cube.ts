@@ -204,6 +204,37 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
 
 const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
 
+/** The cube's targets (issue 16: volume and injections found; issue 17: top 20 and top 100 by SIN). */
+export function cubeTargets(r: CubeResult): { name: string; target: string; value: string; pass: boolean }[] {
+  const share = r.injections === 0 ? 0 : r.found / r.injections;
+  const sin = r.ranking.find((f) => f.sortBy === 'SIN');
+  const out = [
+    {
+      name: 'anomalies per 100 series-days',
+      target: '≤ 1',
+      value: `${r.per100SeriesDays.toFixed(2)} (${r.anomalies})`,
+      pass: r.per100SeriesDays <= 1,
+    },
+    {
+      name: 'injections found on their own series',
+      target: '≥ 90 %',
+      value: `${(share * 100).toFixed(1)} % (${r.found}/${r.injections})`,
+      pass: share >= 0.9,
+    },
+  ];
+  if (sin)
+    out.push(
+      { name: 'top 20 by SIN explained', target: '≥ 18/20', value: `${sin.top20}/20`, pass: sin.top20 >= 18 },
+      {
+        name: 'top 100 by SIN explained',
+        target: '≥ 70/100',
+        value: `${sin.top100}/100`,
+        pass: sin.top100 >= 70,
+      },
+    );
+  return out;
+}
+
 export function renderCube(r: CubeResult): string {
   const share = r.injections === 0 ? 0 : r.found / r.injections;
   const lines = [
