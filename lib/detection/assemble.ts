@@ -9,6 +9,9 @@ import type { CommonParams } from './params';
 import { type AnomalyOut, makeDraft } from './anomaly-columns';
 import type { AnomalyType, SeriesId } from './types';
 
+/** Day detectors merge same-sign flagged days separated by at most this many quiet days. */
+const BRIDGE_DAYS = 2;
+
 /** A window anomaly is explained when special days of its direction are at least 1/7 of its days. */
 const AGGREGATE_SPECIAL_SHARE = 7;
 
@@ -65,6 +68,7 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
   const split = a.code === 'Gap' || a.code === 'Cardinality';
   // Day detectors never report days without source data (NO_DATA); windows keep their whole period.
   const bySign = special !== null && (split || !a.aggregate);
+  const bridge = !a.aggregate && !split;
   let t = a.start;
   while (t < end) {
     // Most days are not flagged: skip them four at a time where the flags are aligned words.
@@ -81,7 +85,17 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
       continue;
     }
     let stop = t + 1;
-    while (stop < end && (bySign ? signAt(flags, special, stop, split) : flags[stop]) === sign) stop++;
+    for (;;) {
+      while (stop < end && (bySign ? signAt(flags, special, stop, split) : flags[stop]) === sign) stop++;
+      // Day detectors: one event flagged on days a day or two apart (a gradual collapse, a spike
+      // and its echo) is one anomaly; the quiet days between belong to it.
+      if (!bridge) break;
+      let next = stop;
+      while (next < end && next - stop < BRIDGE_DAYS && flags[next] === 0) next++;
+      if (next === stop || next >= end || next - stop > BRIDGE_DAYS) break;
+      if ((bySign ? signAt(flags, special, next, split) : flags[next]) !== sign) break;
+      stop = next;
+    }
     const positive = sign > 0;
     let keep = mode === 'both' || (positive ? mode === 'positive' : mode === 'negative');
     if (keep && special !== null) {
