@@ -7,6 +7,7 @@ import jobs from './0005-jobs';
 import filters from './0006-filters';
 import jobQueue from './0007-job-queue';
 import hardening from './0008-hardening';
+import anomalyMeasure from './0009-anomaly-measure';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -17,4 +18,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0006-filters', sql: filters },
   { name: '0007-job-queue', sql: jobQueue },
   { name: '0008-hardening', sql: hardening },
+  { name: '0009-anomaly-measure', sql: anomalyMeasure },
 ];
