@@ -25,7 +25,17 @@ export class TokenService {
 
   constructor(private readonly settings: TokenSettings) {
     if (settings.secret) this.key = new TextEncoder().encode(settings.secret);
-    if (settings.jwksUrl) this.jwks = createRemoteJWKSet(new URL(settings.jwksUrl));
+    if (settings.jwksUrl) {
+      // An OIDC token is only as good as the checks of who issued it and for whom: both are required.
+      const missing = [!settings.issuer && 'OIDC_ISSUER', !settings.audience && 'OIDC_AUDIENCE'].filter(
+        Boolean,
+      );
+      if (missing.length)
+        throw new Error(
+          `OIDC_JWKS_URL is set, so ${missing.join(' and ')} must be set too (OIDC is refused without them).`,
+        );
+      this.jwks = createRemoteJWKSet(new URL(settings.jwksUrl));
+    }
   }
 
   async issue(
@@ -46,6 +56,7 @@ export class TokenService {
   /** Verifies a token and returns who it names; any defect is a 401. */
   async verify(token: string): Promise<TokenClaims> {
     let payload: JWTPayload | undefined;
+    let viaOidc = false;
     try {
       if (this.key) {
         try {
@@ -60,8 +71,21 @@ export class TokenService {
           await jwtVerify(token, this.jwks, {
             issuer: this.settings.issuer,
             audience: this.settings.audience,
+            algorithms: [
+              'RS256',
+              'RS384',
+              'RS512',
+              'PS256',
+              'PS384',
+              'PS512',
+              'ES256',
+              'ES384',
+              'ES512',
+              'EdDSA',
+            ],
           })
         ).payload;
+        viaOidc = true;
       }
     } catch (e) {
       const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED';
@@ -70,9 +94,15 @@ export class TokenService {
       );
     }
     if (!payload) throw new UnauthenticatedError('The access token is not valid.');
+    if (viaOidc) {
+      // Only addresses the identity provider has verified name a user of this service.
+      const verified = payload.email_verified === true || payload.email_verified === 'true';
+      if (!verified)
+        throw new UnauthenticatedError('The identity provider has not verified this e-mail address.');
+    }
     const email = typeof payload.email === 'string' ? payload.email : undefined;
     if (!email) throw new UnauthenticatedError('The access token names no e-mail address.');
-    if (payload.iss === LOCAL_ISSUER) {
+    if (!viaOidc) {
       const sub = Number(payload.sub);
       const version = typeof payload.ver === 'number' ? payload.ver : 0;
       return { userId: Number.isSafeInteger(sub) ? sub : undefined, email, version };
