@@ -74,17 +74,8 @@ export async function realService(datasets?: string[]): Promise<RealResult[]> {
   }
 }
 
-function summary(results: RealResult[]): string {
-  const lines = ['| Dataset | Run | Check | Target | Measured | |', '|---|---|---|---|---|---|'];
-  for (const r of results)
-    for (const c of r.checks)
-      lines.push(
-        `| ${r.dataset} | ${r.variant} | ${c.name} | ${c.target} | ${c.value} | ${c.pass ? 'PASS' : '**FAIL**'} |`,
-      );
-  return lines.join('\n');
-}
-
 function engineVersion(): string {
+  if (process.env.EVAL_ENGINE_LABEL) return process.env.EVAL_ENGINE_LABEL;
   try {
     const head = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
@@ -130,10 +121,6 @@ async function main() {
       `### Real daily series — ${mode}`,
       '',
       `Detectors dod, wow, spike, dt, changepoint, gap, mom, qoq, mpy, cw on params {}; ${((performance.now() - t0) / 1000).toFixed(1)} s.`,
-      '',
-      '#### Targets',
-      '',
-      summary(results),
       '',
       ...results.map(renderReal),
     );
