@@ -177,6 +177,11 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
             const min = u.scales.x.min;
             const max = u.scales.x.max;
             if (min === undefined || max === undefined) return;
+            // Redraws and resizes keep the range: only a change of the visible days is news.
+            const shown = range.current;
+            const shownMin = shown.from ? Math.max(first, toSec(shown.from)) : first;
+            const shownMax = shown.to ? Math.min(last, toSec(shown.to)) : last;
+            if (toDate(min) === toDate(shownMin) && toDate(max) === toDate(shownMax)) return;
             const whole = min <= first + DAY / 2 && max >= last - DAY / 2;
             report.current?.(whole ? undefined : toDate(min), whole ? undefined : toDate(max));
           },
