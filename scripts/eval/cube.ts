@@ -22,6 +22,7 @@ import {
   keyText,
   movedShare,
 } from '../synthetic/cube';
+import { overlongPeriods } from './score';
 import { createView, loadAndProcess, readAnomalies, type ServiceEnv, writeSourceTable } from './service';
 
 const CATS = CUBE_CATEGORIES.map((c) => c.name);
@@ -46,6 +47,8 @@ export interface CubeResult {
   byType: Record<string, number>;
   byMeasure: Record<string, number>;
   found: number;
+  /** Period anomalies longer than their period, per type: [count, longest]. */
+  overlong: Record<string, [number, number]>;
   foundByKind: Record<string, [number, number]>;
   foundByType: Record<string, number>;
   ranking: RankingFigure[];
@@ -111,6 +114,9 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
     const k = keyText(keyOf(a.categories));
     bySeries.set(k, [...(bySeries.get(k) ?? []), a]);
   }
+  const overlong = overlongPeriods(
+    stored.map((a) => ({ start: day(a.startDate), end: day(a.endDate), type: a.type })),
+  );
   let found = 0;
   const foundByKind: Record<string, [number, number]> = {};
   const foundByType: Record<string, number> = {};
@@ -194,6 +200,7 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
     byType,
     byMeasure,
     found,
+    overlong,
     foundByKind,
     foundByType,
     ranking,
@@ -222,6 +229,13 @@ export function cubeTargets(r: CubeResult): { name: string; target: string; valu
       pass: share >= 0.9,
     },
   ];
+  const over = Object.entries(r.overlong).filter(([, [n]]) => n > 0);
+  out.push({
+    name: 'period anomalies longer than their period',
+    target: '0',
+    value: over.length === 0 ? '0' : over.map(([t, [n, d]]) => `${t} ${n} (longest ${d} d)`).join(', '),
+    pass: over.length === 0,
+  });
   if (sin)
     out.push(
       { name: 'top 20 by SIN explained', target: '≥ 18/20', value: `${sin.top20}/20`, pass: sin.top20 >= 18 },

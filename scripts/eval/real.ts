@@ -13,6 +13,8 @@ import {
   collapseFound,
   falseBefore,
   foundAsOne,
+  overlongPeriods,
+  PERIOD_DAYS,
   robustZBaseline,
   type Score,
   type Span,
@@ -202,21 +204,24 @@ export function evaluateDataset(ds: Dataset, variant: Variant, byType: Map<strin
   } else if (ds.kind === 'pedestrians') {
     const collapse = toEpochDay(PEDESTRIAN_COLLAPSE);
     const before = toEpochDay('2020-01-01');
+    const periodic = (name: string) => name in PERIOD_DAYS;
     for (const r of rows) {
-      const c = collapseFound(r.spans, collapse);
+      const c = collapseFound(r.spans, collapse, 7, periodic(r.name));
       r.extra['collapse: negative starts ±7 d'] = String(c.negativeStarts);
       r.extra['false/100 d before 2020'] = fmt(falseBefore(frame, r.spans, ds.labels, before).per100, 2);
     }
     const judged = detectorRows.filter((r) => r.name !== 'Gap');
-    const passing = judged.filter((r) => collapseFound(r.spans, collapse).pass);
+    const passing = judged.filter((r) => collapseFound(r.spans, collapse, 7, periodic(r.name)).pass);
     checks.push({
-      name: `March 2020 collapse (${PEDESTRIAN_COLLAPSE}) as one negative anomaly starting within 7 days, per detector`,
+      name: `March 2020 collapse (${PEDESTRIAN_COLLAPSE}) as one negative anomaly starting within 7 days (a period detector: or its period holding the day), per detector`,
       target: `${judged.length}/${judged.length} (Gap not judged)`,
       value: `${passing.length}/${judged.length}${
         judged.length > passing.length
           ? `; missed: ${judged
               .filter((r) => !passing.includes(r))
-              .map((r) => `${r.name} (${collapseFound(r.spans, collapse).negativeStarts})`)
+              .map(
+                (r) => `${r.name} (${collapseFound(r.spans, collapse, 7, periodic(r.name)).negativeStarts})`,
+              )
               .join(', ')}`
           : ''
       }`,
@@ -253,6 +258,21 @@ export function evaluateDataset(ds: Dataset, variant: Variant, byType: Map<strin
       });
     }
   }
+  const long = overlongPeriods(detectorRows.flatMap((r) => r.spans));
+  const over = Object.entries(long).filter(([, [n]]) => n > 0);
+  checks.push({
+    name: 'no period anomaly longer than its period (MOM/MPY 31 d, QOQ 92 d, CW 7 d)',
+    target: '0',
+    value:
+      over.length === 0
+        ? `0 (longest: ${
+            Object.entries(long)
+              .map(([t, [, d]]) => `${t} ${d} d`)
+              .join(', ') || 'none'
+          })`
+        : over.map(([t, [n, d]]) => `${t} ${n} (longest ${d} d)`).join(', '),
+    pass: over.length === 0,
+  });
   return {
     dataset: ds.series.name,
     variant: variant.name,

@@ -250,15 +250,40 @@ export function foundAsOne(
 
 /**
  * A collapse found as one negative anomaly: exactly one negative anomaly starts within `tol`
- * days of `day` (positive anomalies around it do not count either way).
+ * days of `day` (positive anomalies around it do not count either way). With `periodic` (a period
+ * detector, which reports whole calendar periods) a negative anomaly whose period contains the
+ * day counts as well.
  */
 export function collapseFound(
   spans: readonly Span[],
   day: number,
   tol = 7,
+  periodic = false,
 ): { pass: boolean; negativeStarts: number; first: Span | null } {
-  const near = spans.filter((s) => s.result === 'Negative' && Math.abs(s.start - day) <= tol);
+  const near = spans.filter(
+    (s) =>
+      s.result === 'Negative' &&
+      (Math.abs(s.start - day) <= tol || (periodic && s.start <= day && day <= s.end)),
+  );
   return { pass: near.length === 1, negativeStarts: near.length, first: near[0] ?? null };
+}
+
+/** The longest a period detector's anomaly may be: its period (MOM and MPY a month, QOQ a quarter, CW a week). */
+export const PERIOD_DAYS: Record<string, number> = { MOM: 31, MPY: 31, QOQ: 92, CW: 7 };
+
+/** Period anomalies longer than their period, per type: [count, longest]. */
+export function overlongPeriods(spans: readonly Span[]): Record<string, [number, number]> {
+  const out: Record<string, [number, number]> = {};
+  for (const s of spans) {
+    const max = s.type === undefined ? undefined : PERIOD_DAYS[s.type];
+    if (max === undefined) continue;
+    const d = s.end - s.start + 1;
+    const cur = out[s.type as string] ?? [0, 0];
+    if (d > max) cur[0]++;
+    cur[1] = Math.max(cur[1], d);
+    out[s.type as string] = cur;
+  }
+  return out;
 }
 
 function median(xs: number[]): number {

@@ -4,6 +4,7 @@ import {
   collapseFound,
   falseBefore,
   foundAsOne,
+  overlongPeriods,
   robustZBaseline,
   scoreSpans,
   scoringFrame,
@@ -121,6 +122,22 @@ describe('event checks', () => {
     );
     expect(two.pass).toBe(false);
     expect(two.negativeStarts).toBe(2);
+  });
+
+  it('lets a period detector count by the period that holds the collapse day', () => {
+    const march = { start: 80, end: 110, result: 'Negative' as const };
+    expect(collapseFound([march], 100).pass).toBe(false);
+    expect(collapseFound([march], 100, 7, true).pass).toBe(true);
+  });
+
+  it('finds period anomalies longer than their period', () => {
+    const r = overlongPeriods([
+      { start: 0, end: 30, type: 'MOM' },
+      { start: 31, end: 91, type: 'MOM' },
+      { start: 0, end: 6, type: 'CW' },
+      { start: 0, end: 200, type: 'ChangePoint' },
+    ]);
+    expect(r).toEqual({ MOM: [1, 61], CW: [0, 7] });
   });
 
   it('counts false anomalies before a day per 100 scored days', () => {
