@@ -60,7 +60,8 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
   const { flags, expected, actual, values, total, special, end } = a;
   const words = flags.byteOffset === 0 && a.flagWords?.buffer === flags.buffer ? a.flagWords : undefined;
   const mode = a.params.mode;
-  const minVolume = a.params.minVolume;
+  // Cardinality counts children: its materiality is minChange, not a volume.
+  const minVolume = a.code === 'Cardinality' ? 0 : a.params.minVolume;
   const shareFromExpected = a.code === 'Gap';
   let recurrence = a.recurrenceBase;
   // Missing data (or values) on a special day is explained, the days around it are not: gaps and

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { detectSeries } from '../../../lib/detection/detect';
-import { dateOf, flat, series, weekly, withDays } from './helpers';
+import { buildSpecialCalendar } from '../../../lib/calendar/special-calendar';
+import { dateOf, flat, MONDAY, series, weekly, withDays } from './helpers';
 
 function noisy(values: Float64Array, pct = 2): Float64Array {
   return values.map((v, t) => v * (1 + ((t % 2 === 0 ? 1 : -1) * pct) / 100));
 }
 
 describe('changepoint', () => {
-  it('finds a lasting shift from 100 to 150 and reports the segment after it', () => {
+  it('reports a lasting shift from 100 to 150 as one anomaly from the change to the end of the data', () => {
     const values = flat(140, 100);
     values.fill(150, 70);
     const anomalies = detectSeries(series(noisy(values)), [{ type: 'changepoint' }]);
@@ -15,10 +16,28 @@ describe('changepoint', () => {
     expect(anomalies[0]).toMatchObject({
       type: 'ChangePoint',
       startDate: dateOf(70),
-      duration: 14,
+      duration: 70,
       result: 'Positive',
     });
     expect(anomalies[0].changePct).toBeCloseTo(50, 0);
+  });
+
+  it('reports a level shift of 8 weeks as one anomaly of 8 weeks, and not its return', () => {
+    const values = flat(210, 1000);
+    values.fill(600, 70, 126);
+    const anomalies = detectSeries(series(noisy(values)), [{ type: 'changepoint' }]);
+    expect(anomalies.map((a) => [a.startDate, a.duration, a.result])).toEqual([[dateOf(70), 56, 'Negative']]);
+  });
+
+  it('ends an anomaly where a further shift starts a new one', () => {
+    const values = flat(210, 1000);
+    values.fill(700, 70);
+    values.fill(300, 126);
+    const anomalies = detectSeries(series(noisy(values)), [{ type: 'changepoint' }]);
+    expect(anomalies.map((a) => [a.startDate, a.duration, a.result])).toEqual([
+      [dateOf(70), 56, 'Negative'],
+      [dateOf(126), 84, 'Negative'],
+    ]);
   });
 
   it('finds a shift under weekly seasonality', () => {
@@ -28,14 +47,29 @@ describe('changepoint', () => {
     expect(anomalies.map((a) => [a.startDate, a.result])).toEqual([[dateOf(70), 'Negative']]);
   });
 
-  it('finds a shift and its return, each once', () => {
-    const values = flat(210, 100);
-    values.fill(150, 70, 140);
-    const anomalies = detectSeries(series(noisy(values)), [{ type: 'changepoint' }]);
-    expect(anomalies.map((a) => [a.startDate, a.result])).toEqual([
-      [dateOf(70), 'Positive'],
-      [dateOf(140), 'Negative'],
-    ]);
+  it('suppresses a shift that special days of its direction explain', () => {
+    const values = flat(210, 1000);
+    values.fill(600, 70, 126);
+    const calendar = buildSpecialCalendar(
+      {
+        specialDates: Array.from({ length: 14 }, (_, i) => ({
+          date: dateOf(70 + i),
+          impact: 'negative' as const,
+        })),
+      },
+      MONDAY,
+      MONDAY + 210,
+    );
+    const found = detectSeries(
+      series(noisy(values)),
+      [{ type: 'changepoint', params: { useSpecialDates: true } }],
+      {
+        calendar,
+      },
+    );
+    expect(found.filter((a) => a.result === 'Negative')).toEqual([]);
+    // Without the special dates the same shift is reported.
+    expect(detectSeries(series(noisy(values)), [{ type: 'changepoint' }])).toHaveLength(1);
   });
 
   it('does not mistake a one-day spike for a change of level', () => {
@@ -45,10 +79,10 @@ describe('changepoint', () => {
 
   it('ignores shifts below minChangePct', () => {
     const values = flat(140, 100);
-    values.fill(106, 70);
+    values.fill(115, 70);
     expect(detectSeries(series(noisy(values, 0.5)), [{ type: 'changepoint' }])).toEqual([]);
     expect(
-      detectSeries(series(noisy(values, 0.5)), [{ type: 'changepoint', params: { minChangePct: 5 } }]),
+      detectSeries(series(noisy(values, 0.5)), [{ type: 'changepoint', params: { minChangePct: 10 } }]),
     ).toHaveLength(1);
   });
 });

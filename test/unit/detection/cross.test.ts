@@ -48,10 +48,10 @@ describe('peer', () => {
 
 describe('mix', () => {
   it('flags a child whose share of its parent grows while the parent holds', () => {
-    const child = flat(70, 30);
-    const other = flat(70, 70);
-    child.fill(45, 50, 53);
-    other.fill(55, 50, 53);
+    const child = flat(70, 3000);
+    const other = flat(70, 7000);
+    child.fill(4500, 50, 53);
+    other.fill(5500, 50, 53);
     const parent = sumSeries([child, other]);
     const anomalies = detectSeries(series(child, { parentValues: parent }), [{ type: 'mix' }]);
     expect(anomalies).toHaveLength(1);
@@ -59,8 +59,8 @@ describe('mix', () => {
       type: 'Mix',
       startDate: dateOf(50),
       duration: 3,
-      actualValue: 135,
-      predictedValue: 90,
+      actualValue: 4500,
+      predictedValue: 3000,
       result: 'Positive',
     });
   });
@@ -93,8 +93,8 @@ describe('cardinality', () => {
       type: 'Cardinality',
       startDate: dateOf(50),
       duration: 7,
-      actualValue: 28,
-      predictedValue: 35,
+      actualValue: 4,
+      predictedValue: 5,
       result: 'Negative',
     });
   });

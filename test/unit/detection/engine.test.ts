@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { makeDraft } from '../../../lib/detection/anomaly-columns';
 import { buildSpecialCalendar, type Impact } from '../../../lib/calendar/special-calendar';
 import { detectSeries, detectShard } from '../../../lib/detection/detect';
 import { resolveParams } from '../../../lib/detection/params';
@@ -9,7 +10,7 @@ import { MONDAY, dateOf, flat, series, withDays } from './helpers';
 const spikeAt40 = () => withDays(flat(60, 100), { 40: 200 });
 
 describe('merging flagged days', () => {
-  it('three consecutive days at 200 make one anomaly of three days with summed actual and predicted', () => {
+  it('three consecutive days at 200 make one anomaly of three days, figures per day and change cum in total', () => {
     const values = withDays(flat(60, 100), { 40: 200, 41: 200, 42: 200 });
     const anomalies = detectSeries(series(values), [{ type: 'dod' }]);
     expect(anomalies).toHaveLength(1);
@@ -17,11 +18,11 @@ describe('merging flagged days', () => {
       startDate: dateOf(40),
       endDate: dateOf(42),
       duration: 3,
-      actualValue: 600,
-      predictedValue: 300,
-      change: 300,
+      actualValue: 200,
+      predictedValue: 100,
+      change: 100,
       changePct: 100,
-      changeCum: 900, // change × duration
+      changeCum: 300, // the total change over the window: linear in the duration
     });
   });
 
@@ -60,8 +61,18 @@ describe('series guards', () => {
     const present = new Uint8Array(60).fill(1);
     present.fill(0, 10, 45); // 35 of 60 days missing
     const input = series(spikeAt40(), { present });
-    expect(detectSeries(input, [{ type: 'dod' }])).toEqual([]);
-    expect(detectSeries(input, [{ type: 'dod', params: { maxMissingPct: 70 } }])).not.toEqual([]);
+    expect(previewSeries(input, { type: 'dod' }).skipped?.reason).toBe('gap-amount');
+    expect(previewSeries(input, { type: 'dod', params: { maxMissingPct: 70 } }).skipped).toBeNull();
+  });
+
+  it('never judges days without source data (their filled values are no evidence)', () => {
+    const values = withDays(flat(90, 1000), { 60: 0, 61: 0 });
+    const present = new Uint8Array(90).fill(1);
+    present[60] = 0;
+    present[61] = 0;
+    for (const type of ['dod', 'wow', 'spike', 'dt', 'changepoint', 'cw'] as const)
+      expect(detectSeries(series(values, { present }), [{ type }])).toEqual([]);
+    expect(detectSeries(series(values, { present }), [{ type: 'gap' }])).toHaveLength(1);
   });
 });
 
@@ -99,7 +110,7 @@ describe('special dates', () => {
 
   it('keeps special days out of baselines: a week after a busy special day is compared with normal', () => {
     // Day 40 is 18 % up (below the threshold, so not flagged); day 47 is back to 94.
-    const values = withDays(flat(60, 100), { 40: 118, 47: 94 });
+    const values = withDays(flat(60, 10_000), { 40: 11_800, 47: 9_400 });
     const wow = (useSpecialDates: boolean) =>
       previewSeries(
         series(values),
@@ -108,9 +119,9 @@ describe('special dates', () => {
           calendar: calendarFor(40, 'positive'),
         },
       );
-    expect(wow(false).expected[47]).toBe(118);
+    expect(wow(false).expected[47]).toBe(11_800);
     expect(wow(false).anomalies.map((a) => a.startDate)).toEqual([dateOf(47)]);
-    expect(wow(true).expected[47]).toBe(100);
+    expect(wow(true).expected[47]).toBe(10_000);
     expect(wow(true).anomalies).toEqual([]);
   });
 });
@@ -158,7 +169,10 @@ describe('anomaly fields', () => {
   it('sharePct is null without a total and changePct is null when nothing was expected', () => {
     const values = flat(60, 0);
     values[40] = 5;
-    const [a] = detectSeries(series(values), [{ type: 'wow' }]);
+    // Nothing expected is not material: the day is not judged, whatever minVolume.
+    expect(detectSeries(series(values), [{ type: 'wow' }])).toEqual([]);
+    expect(detectSeries(series(values), [{ type: 'wow', params: { minVolume: 0 } }])).toEqual([]);
+    const a = makeDraft('s1', 'Gap', MONDAY, 1, 5, 0, null, 0, true);
     expect(a).toMatchObject({ predictedValue: 0, changePct: null, sharePct: null, change: 5 });
   });
 });
@@ -226,7 +240,8 @@ describe('params', () => {
       percentualChange: 30,
       mode: 'both',
       useSpecialDates: false,
-      minVolume: 0,
+      minVolume: 10,
+      threshold: 4,
     });
     expect(resolveParams('gap')).toMatchObject({ longerThan: 0 });
     expect(resolveParams('spike')).toMatchObject({ threshold: 3.5, window: 28 });

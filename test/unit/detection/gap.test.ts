@@ -21,9 +21,10 @@ describe('gap', () => {
       endDate: dateOf(22),
       duration: 3,
       actualValue: 0,
-      predictedValue: 300,
-      change: -300,
+      predictedValue: 100,
+      change: -100,
       changePct: -100,
+      changeCum: -300,
       result: 'Negative',
     });
   });

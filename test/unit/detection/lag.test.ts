@@ -44,9 +44,26 @@ describe('dod', () => {
   });
 
   it('honours percentualChange', () => {
-    const values = withDays(flat(60, 100), { 40: 125 });
+    const values = withDays(flat(60, 10_000), { 40: 12_500 });
     expect(detectSeries(series(values), [{ type: 'dod' }])).toEqual([]);
     expect(detectSeries(series(values), [{ type: 'dod', params: { percentualChange: 20 } }])).toHaveLength(1);
+  });
+
+  it('does not judge a day whose expected value is below minVolume', () => {
+    const values = withDays(flat(60, 5), { 40: 50 });
+    expect(detectSeries(series(values), [{ type: 'dod' }])).toEqual([]);
+    expect(detectSeries(series(values), [{ type: 'dod', params: { minVolume: 0 } }])).toHaveLength(1);
+  });
+
+  it('reports the onset of a level shift that later returns, and not the return', () => {
+    const values = flat(160, 1000).map((v, t) => v * (1 + (t % 2 === 0 ? 0.02 : -0.02)));
+    for (let t = 70; t < 126; t++) values[t] *= 0.4;
+    for (const type of ['dod', 'wow', 'spike', 'dt'] as const) {
+      const found = detectSeries(series(values), [{ type }]);
+      expect(found.map((a) => [a.type, a.startDate, a.result])).toEqual([
+        [found[0]?.type, dateOf(70), 'Negative'],
+      ]);
+    }
   });
 
   it('reports a level shift as one anomaly of adaptAfterDays days, then takes the new level as normal', () => {
@@ -57,8 +74,9 @@ describe('dod', () => {
     expect(anomalies[0]).toMatchObject({
       startDate: dateOf(40),
       duration: 7,
-      actualValue: 1050,
-      predictedValue: 700,
+      actualValue: 150,
+      predictedValue: 100,
+      changeCum: 350,
     });
   });
 });

@@ -17,16 +17,19 @@ function byDate(from: string, to: string, value: (iso: string, t: number) => num
 
 describe('mom', () => {
   it('flags a month 50 % above the previous one as one anomaly covering the month', () => {
-    const input = byDate('2024-01-01', '2024-05-31', (d) => (d.startsWith('2024-04') ? 150 : 100));
+    // Three normal months before give the noise of month-over-month residuals.
+    const input = byDate('2023-12-01', '2024-05-31', (d) => (d.startsWith('2024-04') ? 150 : 100));
     const anomalies = detectSeries(input, [{ type: 'mom' }]);
+    // Actual and predicted are per day; change cum is the total change over the month.
     expect(anomalies[0]).toMatchObject({
       type: 'MOM',
       startDate: '2024-04-01',
       endDate: '2024-04-30',
       duration: 30,
-      actualValue: 4500,
-      predictedValue: 3000,
+      actualValue: 150,
+      predictedValue: 100,
       changePct: 50,
+      changeCum: 1500,
       result: 'Positive',
     });
     // The month after compares with the raised month, so the return to normal is reported too.
@@ -46,14 +49,14 @@ describe('mom', () => {
 
   it('leaves special days out of both months', () => {
     // Ten closed days in February would make February 32 % lower than January.
-    const input = byDate('2024-01-01', '2024-02-29', (d) =>
+    const input = byDate('2023-10-01', '2024-02-29', (d) =>
       d >= '2024-02-10' && d <= '2024-02-19' ? 0 : 100,
     );
     expect(detectSeries(input, [{ type: 'mom' }])).toHaveLength(1);
     const calendar = buildSpecialCalendar(
       { specialPeriods: [{ start: '02.10', end: '02.19', impact: 'positive' }] },
       input.dayIndex0,
-      input.dayIndex0 + 59,
+      input.dayIndex0 + 160,
     );
     expect(detectSeries(input, [{ type: 'mom', params: { useSpecialDates: true } }], { calendar })).toEqual(
       [],
@@ -61,9 +64,46 @@ describe('mom', () => {
   });
 });
 
+describe('one anomaly per period', () => {
+  it('reports March +50 % and April +33 % (each against its previous month) as two anomalies', () => {
+    const input = byDate('2023-11-01', '2024-04-30', (d) =>
+      d.startsWith('2024-03') ? 150 : d.startsWith('2024-04') ? 200 : 100,
+    );
+    const anomalies = detectSeries(input, [{ type: 'mom' }]);
+    expect(anomalies.map((a) => [a.startDate, a.endDate, a.result])).toEqual([
+      ['2024-03-01', '2024-03-31', 'Positive'],
+      ['2024-04-01', '2024-04-30', 'Positive'],
+    ]);
+    expect(anomalies[1].changePct).toBeCloseTo(33.3, 1);
+  });
+
+  it('suppresses a month whose negative special days explain its fall, only with useSpecialDates', () => {
+    const input = byDate('2023-11-01', '2024-04-30', (d) => (d.startsWith('2024-03') ? 60 : 100));
+    const calendar = buildSpecialCalendar(
+      { specialPeriods: [{ start: '03.01', end: '03.07', impact: 'negative' }] },
+      input.dayIndex0,
+      input.dayIndex0 + 200,
+    );
+    const plain = detectSeries(input, [{ type: 'mom' }], { calendar });
+    expect(plain.map((a) => [a.startDate, a.result])).toEqual([
+      ['2024-03-01', 'Negative'],
+      ['2024-04-01', 'Positive'],
+    ]);
+    const special = detectSeries(input, [{ type: 'mom', params: { useSpecialDates: true } }], { calendar });
+    // March (7 special days of 31) is explained; April's recovery is not a negative, so it stays.
+    expect(special.map((a) => [a.startDate, a.result])).toEqual([['2024-04-01', 'Positive']]);
+  });
+
+  it('does not judge a sparse series of 0-3 a day', () => {
+    const input = byDate('2023-01-01', '2024-06-30', (_d, t) => (t * 7919) % 4);
+    for (const type of ['mom', 'qoq', 'mpy', 'cw', 'dod', 'wow', 'spike', 'dt', 'changepoint'] as const)
+      expect(detectSeries(input, [{ type }])).toEqual([]);
+  });
+});
+
 describe('qoq', () => {
   it('flags a quarter 30 % above the previous quarter', () => {
-    const input = byDate('2024-01-01', '2024-09-30', (d) => (d >= '2024-07-01' ? 130 : 100));
+    const input = byDate('2023-01-01', '2024-09-30', (d) => (d >= '2024-07-01' ? 130 : 100));
     const anomalies = detectSeries(input, [{ type: 'qoq' }]);
     expect(anomalies).toHaveLength(1);
     expect(anomalies[0]).toMatchObject({
@@ -79,29 +119,31 @@ describe('qoq', () => {
 describe('mpy', () => {
   it('compares a month with the same month a year before, whatever the months in between did', () => {
     // November 2023 was low; February 2024 is 30 % above February 2023.
-    const input = byDate('2023-01-01', '2024-03-31', (d) =>
+    const input = byDate('2022-06-01', '2024-03-31', (d) =>
       d.startsWith('2024-02') ? 130 : d.startsWith('2023-11') ? 60 : 100,
     );
     const anomalies = detectSeries(input, [{ type: 'mpy' }]);
     expect(anomalies.map((a) => [a.startDate, a.endDate, a.result])).toEqual([
+      ['2023-11-01', '2023-11-30', 'Negative'],
       ['2024-02-01', '2024-02-29', 'Positive'],
     ]);
-    expect(anomalies[0].changePct).toBeCloseTo(30, 10);
+    expect(anomalies[1].changePct).toBeCloseTo(30, 10);
   });
 });
 
 describe('cw', () => {
   it('flags a calendar week 25 % above the mean of the four weeks before it', () => {
-    const values = flat(49, 100);
-    values.fill(125, 35, 42); // the sixth Monday-to-Sunday week
+    const values = flat(70, 100);
+    values.fill(125, 56, 63); // the ninth Monday-to-Sunday week
     const anomalies = detectSeries(series(values), [{ type: 'cw' }]);
     expect(anomalies[0]).toMatchObject({
       type: 'CW',
-      startDate: '2024-02-05',
-      endDate: '2024-02-11',
+      startDate: '2024-02-26',
+      endDate: '2024-03-03',
       duration: 7,
-      actualValue: 875,
-      predictedValue: 700,
+      actualValue: 125,
+      predictedValue: 100,
+      changeCum: 175,
       result: 'Positive',
     });
     expect(detectSeries(series(values), [{ type: 'dod' }])).toEqual([]);

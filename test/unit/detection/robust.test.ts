@@ -27,9 +27,26 @@ describe('spike', () => {
   });
 
   it('ignores moves that are many noise units but smaller than minChangePct', () => {
-    const values = withDays(noisy(flat(80, 100), 0.5), { 60: 115 }); // 15 % on 0.5 % noise
+    const values = withDays(noisy(flat(80, 100_000), 0.5), { 60: 108_000 }); // 8 % on 0.5 % noise
     expect(detectSeries(series(values), [{ type: 'spike' }])).toEqual([]);
-    expect(detectSeries(series(values), [{ type: 'spike', params: { minChangePct: 10 } }])).toHaveLength(1);
+    expect(detectSeries(series(values), [{ type: 'spike', params: { minChangePct: 5 } }])).toHaveLength(1);
+  });
+
+  it('holds a count to its Poisson noise: 100 → 130 a day is not a spike, 10,000 → 13,000 is', () => {
+    const small = withDays(flat(80, 100), { 60: 130 });
+    expect(detectSeries(series(small), [{ type: 'spike' }])).toEqual([]);
+    const large = withDays(flat(80, 10_000), { 60: 13_000 });
+    expect(detectSeries(series(large), [{ type: 'spike' }])).toHaveLength(1);
+  });
+
+  it('reports a spike and its recovery as one anomaly, not a second opposite one', () => {
+    const values = withDays(noisy(flat(100, 1000)), { 60: 3000 });
+    const anomalies = detectSeries(series(values), [{ type: 'spike' }, { type: 'dod' }, { type: 'wow' }]);
+    expect(anomalies.map((a) => [a.type, a.startDate, a.result])).toEqual([
+      ['Spike', dateOf(60), 'Positive'],
+      ['DOD', dateOf(60), 'Positive'],
+      ['WOW', dateOf(60), 'Positive'],
+    ]);
   });
 
   it('ignores moves that are large but within a noisy series’ usual range', () => {
@@ -64,7 +81,8 @@ describe('dt', () => {
   });
 
   it('keeps a weekday at 80 inside a band learned for weekdays (a drop of 20 %) when sensitivity is wide', () => {
-    const values = withDays(noisy(weekly(112, profile), 5), { 92: 80 });
+    const big = weekly(112, profile).map((v) => v * 100);
+    const values = withDays(noisy(big, 5), { 92: 8000 });
     expect(detectSeries(series(values), [{ type: 'dt' }])).toEqual([]);
     expect(detectSeries(series(values), [{ type: 'dt', params: { sensitivity: 1 } }])).toHaveLength(1);
   });
