@@ -8,6 +8,7 @@ import dataview from './dataview.schema.json' with { type: 'json' };
 import detectorPreview from './detector-preview.schema.json' with { type: 'json' };
 import filter from './filter.schema.json' with { type: 'json' };
 import filterActions from './filter-actions.schema.json' with { type: 'json' };
+import filterAnswer from './filter-answer.schema.json' with { type: 'json' };
 import summarization from './summarization.schema.json' with { type: 'json' };
 import identity from './identity.schema.json' with { type: 'json' };
 
@@ -22,5 +23,6 @@ export const allSchemas: Array<{ $id: string; [key: string]: unknown }> = [
   comment,
   filter,
   filterActions,
+  filterAnswer,
   cron,
 ];

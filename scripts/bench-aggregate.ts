@@ -28,6 +28,7 @@ function generate(n: number): AnomalyRecord[] {
     const change = actual - predicted;
     return {
       id: i + 1,
+      measure: 'value',
       dataViewId: 1 + (i % 3),
       dataView: `bench / view${1 + (i % 3)}`,
       seriesId: i,

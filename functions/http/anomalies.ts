@@ -1,5 +1,5 @@
 import { anomaliesByFilterPaged } from '../../lib/anomalies/pages';
-import { queryAnomalies } from '../../lib/anomalies/use-cases';
+import { membersParam, queryAnomalies } from '../../lib/anomalies/use-cases';
 import type { AnomalyDeps } from '../../lib/anomalies/run';
 import { getContainer } from '../../lib/app/container';
 import { httpHandler } from '../../lib/http/handler';
@@ -18,7 +18,8 @@ export const routes: Route[] = [
     access: 'read',
     tag: 'Anomalies',
     summary:
-      'Run a saved filter: {anomalies, aggregates?, timeRange, dataViews, warnings}. Paged with offset=, pageSize= (1-1000), sortBy= (rank, a record field or categories.<name>) and order= (asc|desc): anomalies is the page and page says {offset, pageSize, sortBy, order, total}. format=csv (or Accept: text/csv) answers every record as CSV',
+      'Run a saved filter: {anomalies, aggregates?, timeRange, dataViews, warnings}. Paged with offset=, pageSize= (1-1000), sortBy= (rank, a record field or categories.<name>) and order= (asc|desc): anomalies is the page and page says {offset, pageSize, sortBy, order, total}. format=csv (or Accept: text/csv) answers every record as CSV. members=true: each event (filter setting mergeEvents) carries its merged records',
+    response: { status: 200, description: 'The run', schema: 'filter-answer' },
     handle: async ({ caller, params, query, headers }) => {
       const r = await anomaliesByFilterPaged(
         await deps(),
@@ -39,9 +40,13 @@ export const routes: Route[] = [
     path: '/api/v1/anomalies/query',
     access: 'read',
     tag: 'Anomalies',
-    summary: 'Run unsaved filter settings (a preview of a locally changed filter); name is optional',
+    summary:
+      'Run unsaved filter settings (a preview of a locally changed filter); name is optional. members=true: each event (mergeEvents) carries its merged records',
+    docBody: 'filter',
+    response: { status: 200, description: 'The run', schema: 'filter-answer' },
     // Validated by the use case against 'filter' with name optional.
-    handle: async ({ caller, body }) => queryAnomalies(await deps(), caller, body),
+    handle: async ({ caller, body, query }) =>
+      queryAnomalies(await deps(), caller, body, membersParam(query)),
   },
 ];
 

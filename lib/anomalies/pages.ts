@@ -13,7 +13,7 @@ import type { AnomalyRecord } from '../filters/types';
 import { ValidationError } from '../shared/errors';
 import { recordsToCsv } from './csv';
 import type { AnomalyDeps, FilterAnswer } from './run';
-import { anomaliesByFilter } from './use-cases';
+import { anomaliesByFilter, membersParam } from './use-cases';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -144,7 +144,7 @@ export async function anomaliesByFilterPaged(
     throw ValidationError.field('format', `must be json or csv, got '${format}'`);
   const csv = format === 'csv' || (format === undefined && /\btext\/csv\b/.test(accept ?? ''));
   const paging = parsePageQuery(query);
-  const answer = await anomaliesByFilter(deps, caller, id);
+  const answer = await anomaliesByFilter(deps, caller, id, membersParam(query));
   if (csv) {
     const records = paging ? sortRecords(answer.anomalies, paging.sortBy, paging.order) : answer.anomalies;
     return {

@@ -3,7 +3,13 @@ import { type SQL, sql } from 'drizzle-orm';
 import { categoryColumn, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { addDays } from '../filters/time-range';
-import type { AnomalyRecord, AnomalyResult, SelectionSettings, SortBy } from '../filters/types';
+import type {
+  AnomalyMeasure,
+  AnomalyRecord,
+  AnomalyResult,
+  SelectionSettings,
+  SortBy,
+} from '../filters/types';
 import type { ViewTarget } from './data-views';
 import { categoryColumns, orderBy, whereClause } from './sql-parts';
 
@@ -20,6 +26,7 @@ export type ReadMode =
 interface Row {
   id: number;
   series_id: number;
+  measure: AnomalyMeasure | null;
   type: string;
   start_date: string;
   end_date: string;
@@ -38,7 +45,7 @@ interface Row {
 }
 
 const COLUMNS = sql.raw(
-  'a.id, a.series_id, a.type, a.start_date, a.end_date, a.duration, a.actual_value, a.predicted_value, a.change, ' +
+  'a.id, a.series_id, a.measure, a.type, a.start_date, a.end_date, a.duration, a.actual_value, a.predicted_value, a.change, ' +
     'a.change_pct, a.change_cum, a.share_pct, a.recurrence, a.result, a.sin, a.sim',
 );
 
@@ -57,6 +64,7 @@ function toRecord(view: ViewTarget, row: Row): AnomalyRecord {
     dataViewId: view.id,
     dataView: view.label,
     seriesId: Number(row.series_id),
+    measure: row.measure === 'count' ? 'count' : 'value',
     type: row.type,
     startDate: row.start_date,
     endDate: row.end_date,
@@ -128,7 +136,7 @@ export async function readViewAnomalies(
     ? sql.raw(view.categories.map((name, i) => `, m.${categoryColumn(name)} AS c${i}`).join(''))
     : sql``;
   const rows = await db.rows<Row>(sql`
-    SELECT s.id, s.series_id, s.type, s.start_date::text AS start_date, s.end_date::text AS end_date, s.duration,
+    SELECT s.id, s.series_id, s.measure, s.type, s.start_date::text AS start_date, s.end_date::text AS end_date, s.duration,
            s.actual_value, s.predicted_value, s.change, s.change_pct, s.change_cum, s.share_pct, s.recurrence,
            s.result, s.sin, s.sim ${catColumns}
     FROM (${selection(view, where, mode)}) s

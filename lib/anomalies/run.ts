@@ -3,6 +3,7 @@ import { attachComments } from '../comments/matching';
 import type { Database } from '../db/database';
 import type { Caller } from '../identity/caller';
 import { parseFilterSettings } from '../filters/parse';
+import { withoutMembers } from '../filters/events';
 import { runFilter } from '../filters/run';
 import { resolveTimeRange } from '../filters/time-range';
 import type {
@@ -34,9 +35,16 @@ export interface FilterAnswer {
   aggregates?: AggregateRecord[];
 }
 
+/** Options of a run that are not filter settings. */
+export interface RunOptions {
+  /** Events (mergeEvents) carry their `members`; off by default. */
+  members?: boolean;
+}
+
 function readMode(settings: FilterSettings): ReadMode {
-  // Aggregates describe every selected anomaly, so aggregation reads them all; otherwise only the Top N.
-  if (settings.isAggregated) return { kind: 'all' };
+  // Aggregates describe every selected anomaly, so aggregation reads them all; so do events, whose
+  // members may rank anywhere. Otherwise only the Top N.
+  if (settings.isAggregated || settings.mergeEvents) return { kind: 'all' };
   return { kind: 'top', sortBy: settings.sortBy, limit: settings.limit, splitByType: settings.splitByType };
 }
 
@@ -55,6 +63,54 @@ function categoryWarnings(settings: FilterSettings, targets: readonly ViewTarget
   return out;
 }
 
+/** Every record of a run that shows comments: the anomalies, events' members, aggregates' members. */
+function shownRecords(run: { anomalies: AnomalyRecord[]; aggregates?: AggregateRecord[] }): AnomalyRecord[] {
+  const out: AnomalyRecord[] = [];
+  const add = (r: AnomalyRecord) => {
+    out.push(r);
+    for (const m of r.members ?? []) out.push(m);
+  };
+  for (const a of run.anomalies) add(a);
+  for (const g of run.aggregates ?? []) for (const m of g.members) add(m);
+  return out;
+}
+
+/**
+ * The comments of each shown record: those whose window overlaps the record's own dates (whatever the
+ * filter's window) and whose categories match. One read over the span of the shown records.
+ */
+async function withComments(
+  db: Database,
+  viewIds: readonly number[],
+  run: { anomalies: AnomalyRecord[]; aggregates?: AggregateRecord[] },
+): Promise<{ anomalies: AnomalyRecord[]; aggregates?: AggregateRecord[] }> {
+  const shown = shownRecords(run);
+  if (shown.length === 0) return run;
+  let dateFrom = shown[0].startDate;
+  let dateTo = shown[0].endDate;
+  for (const r of shown) {
+    if (r.startDate < dateFrom) dateFrom = r.startDate;
+    if (r.endDate > dateTo) dateTo = r.endDate;
+  }
+  const comments = await readComments(db, viewIds, { dateFrom, dateTo });
+  const attach = (records: AnomalyRecord[]): AnomalyRecord[] =>
+    attachComments(records, comments).map((r) =>
+      r.members ? { ...r, members: attachComments(r.members, comments) } : r,
+    );
+  return {
+    anomalies: attach(run.anomalies),
+    aggregates: run.aggregates?.map((g) => ({ ...g, members: attach(g.members) })),
+  };
+}
+
+/** Drops the events' members (from the list and from aggregate members) when they were not asked for. */
+function stripMembers(run: { anomalies: AnomalyRecord[]; aggregates?: AggregateRecord[] }) {
+  return {
+    anomalies: withoutMembers(run.anomalies),
+    aggregates: run.aggregates?.map((g) => ({ ...g, members: withoutMembers(g.members) })),
+  };
+}
+
 /**
  * Runs a schema-valid filter body for the caller. `strict`: unknown or invisible data views are a 400
  * (unsaved settings) instead of a warning (a saved filter).
@@ -64,6 +120,7 @@ export async function runFilterDefinition(
   caller: Caller,
   definition: Partial<FilterDefinition>,
   strict: boolean,
+  options: RunOptions = {},
 ): Promise<FilterAnswer> {
   const settings = parseFilterSettings(definition);
   const window = resolveTimeRange(settings.timeRange, deps.clock.now(), deps.timeZone, {
@@ -78,20 +135,17 @@ export async function runFilterDefinition(
   warnings.push(...categoryWarnings(settings, targets));
   const mode = readMode(settings);
   const spans = await readSpans(deps.db, targets);
-  const [perView, comments] = await Promise.all([
-    Promise.all(
-      targets.map((view) =>
-        readViewAnomalies(deps.db, view, spans.get(view.id) ?? null, window, settings, mode),
-      ),
+  const perView = await Promise.all(
+    targets.map((view) =>
+      readViewAnomalies(deps.db, view, spans.get(view.id) ?? null, window, settings, mode),
     ),
-    readComments(
-      deps.db,
-      targets.map((v) => v.id),
-      window,
-    ),
-  ]);
-  const records = attachComments(perView.flat(), comments);
-  const run = runFilter(records, settings);
+  );
+  const ranked = runFilter(perView.flat(), settings);
+  const run = await withComments(
+    deps.db,
+    targets.map((v) => v.id),
+    options.members ? ranked : stripMembers(ranked),
+  );
   const answer: FilterAnswer = {
     timeRange: { preset: settings.timeRange, ...window },
     dataViews: targets.map((v) => ({ id: v.id, dataView: v.label })),

@@ -55,7 +55,7 @@ export function categoryColumns(
 }
 
 /**
- * WHERE conditions: date overlap, types (ignoring case), result signs, numeric bounds, categories via cat_map.
+ * WHERE conditions: date overlap, types (ignoring case), result signs, measures, numeric bounds, categories via cat_map.
  * `startFloor` (dateFrom minus the longest anomaly's span) adds a lower start_date bound that the overlap implies.
  */
 export function whereClause(
@@ -78,6 +78,8 @@ export function whereClause(
     const results = settings.anomalyResults.map((r) => sql`${r}`);
     conditions.push(sql`a.result IN (${sql.join(results, sql`, `)})`);
   }
+  // Both measures (or none named) select everything; one measure selects its rows.
+  if (settings.measures?.length === 1) conditions.push(sql`a.measure = ${settings.measures[0]}`);
   conditions.push(
     ...bound('a.recurrence', settings.recurrence),
     ...bound(measure('change_pct', true), settings.changePct),

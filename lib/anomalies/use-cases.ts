@@ -4,17 +4,32 @@ import { loadVisibleFilter } from '../filters/service';
 import type { FilterDefinition } from '../filters/types';
 import { ValidationError } from '../shared/errors';
 import { validate } from '../shared/validation';
-import { type AnomalyDeps, type FilterAnswer, runFilterDefinition } from './run';
+import { type AnomalyDeps, type FilterAnswer, type RunOptions, runFilterDefinition } from './run';
+
+/** `members` of a query string: true | 1 | false | 0 (absent = false); anything else is a 400 naming it. */
+export function membersParam(query: Record<string, string | undefined> | undefined): RunOptions {
+  const v = query?.members;
+  if (v === undefined || v === '' || v === 'false' || v === '0') return { members: false };
+  if (v === 'true' || v === '1') return { members: true };
+  throw ValidationError.field('members', `must be true or false, got '${v}'`);
+}
 
 /** GET /anomalies/by-filter/{id}: owner or recipient; data views the caller cannot see are skipped with a warning. */
 export async function anomaliesByFilter(
   deps: AnomalyDeps,
   caller: Caller,
   id: number,
+  options: RunOptions = {},
 ): Promise<FilterAnswer> {
   requireRead(caller);
   const row = await loadVisibleFilter(deps.db, caller, id);
-  const answer = await runFilterDefinition(deps, caller, row.settings as Partial<FilterDefinition>, false);
+  const answer = await runFilterDefinition(
+    deps,
+    caller,
+    row.settings as Partial<FilterDefinition>,
+    false,
+    options,
+  );
   return { filter: { id: row.id, name: row.name }, ...answer };
 }
 
@@ -26,11 +41,12 @@ export async function queryAnomalies(
   deps: AnomalyDeps,
   caller: Caller,
   body: unknown,
+  options: RunOptions = {},
 ): Promise<FilterAnswer> {
   requireRead(caller);
   if (body === undefined || body === null) body = {};
   if (typeof body !== 'object' || Array.isArray(body))
     throw ValidationError.field('', 'must be a JSON object');
   const definition = validate<FilterDefinition>('filter', { name: 'Preview', ...(body as object) });
-  return runFilterDefinition(deps, caller, definition, true);
+  return runFilterDefinition(deps, caller, definition, true, options);
 }

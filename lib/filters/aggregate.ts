@@ -78,10 +78,12 @@ export function buildAggregate(
     id: `${mode}-${ids[0]}-${hash(ids.join(','))}`,
     dataViewId: first.dataViewId,
     dataView: first.dataView,
+    measure: first.measure ?? 'value',
     result: first.result,
     startDate,
     endDate,
-    types: [...new Set(members.map((m) => m.type))].sort(),
+    // An event member brings every type that flagged it.
+    types: [...new Set(members.flatMap((m) => m.types ?? [m.type]))].sort(),
     duration: days(endDate) - days(startDate) + 1,
     actualValue: sum(members.map((m) => m.actualValue)),
     predictedValue: sum(members.map((m) => m.predictedValue)),
@@ -98,8 +100,8 @@ export function buildAggregate(
 }
 
 /**
- * Aggregates the anomalies with the filter's mode. Groups never mix data views or result signs
- * (nor types when splitByType). The aggregates come unordered; rank them with rankAggregates.
+ * Aggregates the anomalies with the filter's mode. Groups never mix data views, measures or result
+ * signs (nor types when splitByType). The aggregates come unordered; rank them with rankAggregates.
  */
 export function aggregateAnomalies(
   anomalies: readonly AnomalyRecord[],
@@ -113,7 +115,7 @@ export function aggregateAnomalies(
 ): AggregateRecord[] {
   const partitions = new Map<string, AnomalyRecord[]>();
   for (const a of anomalies) {
-    const key = `${a.dataViewId}|${a.result}${settings.splitByType ? `|${a.type}` : ''}`;
+    const key = `${a.dataViewId}|${a.measure ?? 'value'}|${a.result}${settings.splitByType ? `|${a.type}` : ''}`;
     const p = partitions.get(key);
     if (p) p.push(a);
     else partitions.set(key, [a]);

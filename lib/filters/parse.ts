@@ -1,12 +1,14 @@
 /** Parsers for the `;`-separated filter fields, turning a schema-valid filter body into FilterSettings. */
 import { type FieldError, ValidationError } from '../shared/errors';
-import type {
-  AnomalyResult,
-  DataViewRef,
-  FilterDefinition,
-  FilterSettings,
-  NumericBound,
-  TimeRangePreset,
+import {
+  ANOMALY_MEASURES,
+  type AnomalyMeasure,
+  type AnomalyResult,
+  type DataViewRef,
+  type FilterDefinition,
+  type FilterSettings,
+  type NumericBound,
+  type TimeRangePreset,
 } from './types';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -90,6 +92,24 @@ function anomalyResults(text: string | null | undefined, path: string): Parsed<A
   // Canonical order, so 'Negative;Positive' and 'Positive;Negative' parse alike.
   const value = (['Positive', 'Negative'] as const).filter((r) => found.has(r));
   return { value, errors };
+}
+
+function measures(text: string | null | undefined, path: string): Parsed<AnomalyMeasure[]> {
+  const found = new Set<AnomalyMeasure>();
+  const errors: FieldError[] = [];
+  for (const entry of entries(text)) {
+    const m = entry.toLowerCase();
+    if (m === 'value' || m === 'count') found.add(m);
+    else errors.push({ path, message: `entry '${entry}' is neither 'value' nor 'count'` });
+  }
+  // Canonical order; none listed = both.
+  const value = ANOMALY_MEASURES.filter((m) => found.has(m));
+  return { value: value.length ? value : [...ANOMALY_MEASURES], errors };
+}
+
+/** `measures`: 'value', 'count' or both separated by ';' (case-insensitive); empty = both. */
+export function parseMeasures(text: string | null | undefined, path = 'measures'): AnomalyMeasure[] {
+  return orThrow(measures(text, path));
 }
 
 /** `Name=value` pairs; the value is everything after the first '='. */
@@ -217,6 +237,7 @@ export function parseFilterSettings(body: Partial<FilterDefinition>): FilterSett
     dataViews: take(dataViews(body.dataViews, 'dataViews')),
     anomalyTypes: take(anomalyTypes(body.anomalyTypes, 'anomalyTypes')),
     anomalyResults: take(anomalyResults(body.anomalyResult, 'anomalyResult')),
+    measures: take(measures(body.measures, 'measures')),
     categories: take(categoriesFilter(body.categoriesFilter, 'categoriesFilter')),
     recurrence: bound(body, 'recurrence', errors),
     changePct: bound(body, 'changePct', errors),
@@ -230,6 +251,8 @@ export function parseFilterSettings(body: Partial<FilterDefinition>): FilterSett
     minCommonCategories: body.minCommonCategories ?? 1,
     graphThreshold: body.graphThreshold ?? 0.5,
     graphWeights: take(graphWeights(body.graphWeights, 'graphWeights')),
+    // Off unless the body asks for it, so API clients that do not know it see one record per type.
+    mergeEvents: body.mergeEvents ?? false,
   };
   orThrow({ value: null, errors });
   return settings;

@@ -1,18 +1,24 @@
 /** Runs a filter over anomalies already scoped to its data views and time range. */
 import { aggregateAnomalies } from './aggregate';
+import { mergeEvents } from './events';
 import { rankAggregates, rankAnomalies } from './rank';
 import { applyFilter } from './select';
 import type { FilterRun, FilterSettings } from './types';
 
 /**
- * Select, then rank and cut to the Top N; when aggregating, every selected anomaly (not only the Top N)
- * is grouped, and the aggregates are ranked and cut to the Top N on their own.
+ * Select, merge the records of one event when mergeEvents is on, then rank and cut to the Top N;
+ * when aggregating, every selected record (not only the Top N) is grouped, and the aggregates are
+ * ranked and cut to the Top N on their own. Events carry their members; the caller drops them when
+ * they were not asked for.
  */
 export function runFilter(
   anomalies: Parameters<typeof applyFilter>[0],
-  settings: Omit<FilterSettings, 'timeRange' | 'dateFrom' | 'dateTo' | 'dataViews'>,
+  settings: Omit<FilterSettings, 'timeRange' | 'dateFrom' | 'dateTo' | 'dataViews' | 'mergeEvents'> & {
+    mergeEvents?: boolean;
+  },
 ): FilterRun {
-  const selected = applyFilter(anomalies, settings);
+  const filtered = applyFilter(anomalies, settings);
+  const selected = settings.mergeEvents ? mergeEvents(filtered) : filtered;
   const ranked = rankAnomalies(selected, settings.sortBy, settings.limit, settings.splitByType);
   if (!settings.isAggregated) return { anomalies: ranked };
   const aggregates = aggregateAnomalies(selected, settings);

@@ -17,7 +17,7 @@ function abs(v: number | null): number | null {
 }
 
 /**
- * Anomalies that satisfy the filter: type (case-insensitive), result sign, every category constraint,
+ * Anomalies that satisfy the filter: type (case-insensitive), result sign, measure, every category constraint,
  * and the inclusive numeric bounds (change and change % by magnitude). Input order is kept.
  */
 export function applyFilter(
@@ -28,11 +28,13 @@ export function applyFilter(
     ? new Set(settings.anomalyTypes.map((t) => t.toLowerCase()))
     : null;
   const results = settings.anomalyResults?.length ? new Set(settings.anomalyResults) : null;
+  const measures = settings.measures?.length ? new Set<string>(settings.measures) : null;
   const constraints = Object.entries(settings.categories ?? {});
   const { recurrence, changePct, change, sharePct } = settings;
   return anomalies.filter((a) => {
     if (types && !types.has(a.type.toLowerCase())) return false;
     if (results && !results.has(a.result)) return false;
+    if (measures && !measures.has(a.measure ?? 'value')) return false;
     for (const [name, value] of constraints) if (a.categories[name] !== value) return false;
     return (
       inBound(a.recurrence, recurrence) &&

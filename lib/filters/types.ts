@@ -2,6 +2,10 @@
 
 export type AnomalyResult = 'Positive' | 'Negative';
 
+/** The measure an anomaly is on: the view's value column or its count column (the spec's "anomaly variable"). */
+export type AnomalyMeasure = 'value' | 'count';
+export const ANOMALY_MEASURES: readonly AnomalyMeasure[] = ['value', 'count'];
+
 /** A comment as attached to an anomaly record (the stored comment, see lib/comments). */
 export interface AnomalyComment {
   id: number;
@@ -24,6 +28,8 @@ export interface AnomalyRecord {
   /** `<domain> / <name>` */
   dataView: string;
   seriesId: number;
+  /** Which measure of the view the anomaly is on. */
+  measure: AnomalyMeasure;
   type: string;
   startDate: string;
   endDate: string;
@@ -43,6 +49,13 @@ export interface AnomalyRecord {
   sin: number | null;
   sim: number | null;
   comments: AnomalyComment[];
+  /**
+   * Only on an event (filter setting mergeEvents): every type that flagged it, the strongest first,
+   * the others by name. The record's own fields are those of its strongest member (highest SIN).
+   */
+  types?: string[];
+  /** Only on an event, and only when asked for (`members=true`): the merged records, strongest first. */
+  members?: AnomalyRecord[];
 }
 
 export const TIME_RANGE_PRESETS = [
@@ -107,6 +120,10 @@ export interface FilterDefinition {
   changeTo: number | null;
   sharePctFrom: number | null;
   sharePctTo: number | null;
+  /** `value`, `count` or both separated by ';' (default both). */
+  measures: string;
+  /** One record per event: the same series, measure and result with overlapping dates (docs/filters.md). */
+  mergeEvents: boolean;
   /** Only with timeRange Custom (then required). */
   dateFrom?: string | null;
   dateTo?: string | null;
@@ -129,6 +146,8 @@ export interface SelectionSettings {
   anomalyTypes: string[];
   /** Empty means both signs. */
   anomalyResults: AnomalyResult[];
+  /** Empty (or missing) means both measures. */
+  measures?: AnomalyMeasure[];
   /** Category name → required value; every entry must hold. */
   categories: Record<string, string>;
   recurrence: NumericBound;
@@ -162,6 +181,8 @@ export interface FilterSettings extends SelectionSettings, RankSettings, Aggrega
   dateTo: string | null;
   /** Empty means every data view the caller can access. */
   dataViews: DataViewRef[];
+  /** Merge the records of one event (same series, measure, result, overlapping dates) into one. */
+  mergeEvents: boolean;
 }
 
 /** A group of anomalies rolled up by hierarchical or graph aggregation (docs/filters.md). */
@@ -170,6 +191,8 @@ export interface AggregateRecord {
   id: string;
   dataViewId: number;
   dataView: string;
+  /** The members' measure: aggregates never mix measures. */
+  measure: AnomalyMeasure;
   result: AnomalyResult;
   startDate: string;
   endDate: string;

@@ -16,6 +16,7 @@ export interface ViewSpec {
 /** One stored anomaly; omitted measures take plain defaults, categories go to cat_map. */
 export interface StoredAnomaly {
   type?: string;
+  measure?: 'value' | 'count';
   startDate: string;
   endDate?: string;
   actualValue?: number | null;
@@ -82,6 +83,7 @@ function normalize(
   return {
     dataViewId: view.id,
     dataView: view.label,
+    measure: a.measure ?? 'value',
     type: a.type ?? 'DOD',
     startDate: a.startDate,
     endDate,
@@ -145,6 +147,7 @@ export async function addAnomalies(
     (r) =>
       `(${[
         r.seriesId,
+        literal(r.measure),
         literal(r.type),
         literal(r.startDate),
         literal(r.endDate),
@@ -162,7 +165,7 @@ export async function addAnomalies(
       ].join(', ')})`,
   );
   const rows = await db.rows<{ id: number }>(
-    sql.raw(`INSERT INTO ${s}.all_anomalies (series_id, type, start_date, end_date, duration, actual_value, predicted_value,
+    sql.raw(`INSERT INTO ${s}.all_anomalies (series_id, measure, type, start_date, end_date, duration, actual_value, predicted_value,
       change, change_pct, change_cum, share_pct, recurrence, result, sin, sim) VALUES ${values.join(', ')} RETURNING id`),
   );
   // Serial ids follow the VALUES order.

@@ -14,6 +14,7 @@ export function anomaly(overrides: Partial<AnomalyRecord> = {}): AnomalyRecord {
     dataViewId: 1,
     dataView: 'sales / orders',
     seriesId: id,
+    measure: 'value',
     type: 'DOD',
     startDate: '2024-03-10',
     endDate: '2024-03-10',

@@ -8,6 +8,7 @@ function anomaly(id: number, extra: Partial<AnomalyRecord> = {}): AnomalyRecord 
     dataViewId: 1,
     dataView: 'retail / sales',
     seriesId: id,
+    measure: 'value',
     type: 'DOD',
     startDate: '2026-11-20',
     endDate: '2026-11-20',
