@@ -78,7 +78,7 @@ export class RunTracker {
  * weighted mean of the absolute relative residuals of earlier judged days that were not flagged
  * (the running mean over the first 28, then a 28-day memory), each clipped at 4 scales so that an
  * odd day cannot inflate it, × 1.2533 (a standard deviation for normal noise). It is at least 1 %
- * and, for counts, 1 / sqrt(expected) (Poisson noise). Nothing is flagged before 14 residuals.
+ * and, for counts, 1 / sqrt(expected) (Poisson noise). Nothing is flagged before 7 residuals.
  */
 export class DayNoise {
   private mean = 0;
@@ -101,7 +101,7 @@ export class DayNoise {
     return s < NOISE_MIN_RELATIVE ? NOISE_MIN_RELATIVE : s;
   }
 
-  /** Whether a change of diff against exp exceeds k scales (false during the first 14 residuals). */
+  /** Whether a change of diff against exp exceeds k scales (false during the first 7 residuals). */
   unusual(diff: number, exp: number, k: number): boolean {
     if (this.count < NOISE_MIN_DAYS) return false;
     return Math.abs(diff) >= k * this.scale(exp) * Math.abs(exp);
@@ -122,7 +122,7 @@ export class DayNoise {
 
 const NOISE_MEAN_ABS_TO_SIGMA = 1.2533;
 const NOISE_MIN_RELATIVE = 0.01;
-const NOISE_MIN_DAYS = 14;
+const NOISE_MIN_DAYS = 7;
 const NOISE_MEMORY = 28;
 
 /**

@@ -161,8 +161,8 @@ describe('detection of one shard', () => {
         type: 'Cardinality',
         startDate: '2024-02-05',
         endDate: '2024-02-11',
-        actualValue: 14,
-        predictedValue: 21,
+        actualValue: 2, // per day (the engine's figures are daily means over the window)
+        predictedValue: 3,
         result: 'Negative',
         sharePct: 50,
       }),
