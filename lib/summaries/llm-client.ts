@@ -1,5 +1,6 @@
 /** Calls the configured chat-style HTTP endpoint: renders the body template, posts it, reads the answer at the response path. */
 import { UpstreamError, ValidationError } from '../shared/errors';
+import { endpointRefusal, type Resolve } from './endpoint-guard';
 import { readPath } from './response-path';
 
 export interface LlmEndpoint {
@@ -9,6 +10,22 @@ export interface LlmEndpoint {
   bodyTemplate: string;
   responsePath: string;
   timeoutMs: number;
+  /** Private network ranges allowed (see endpoint-guard.ts). */
+  allowPrivateNetwork?: boolean;
+}
+
+/**
+ * A failed call. The message is safe for every reader of a summary; `answerExcerpt` (what the endpoint
+ * answered) is shown to administrators testing the endpoint only.
+ */
+export class LlmCallError extends UpstreamError {
+  constructor(
+    message: string,
+    readonly answerExcerpt?: string,
+  ) {
+    super(message);
+    this.name = 'LlmCallError';
+  }
 }
 
 export interface LlmAnswer {
@@ -46,8 +63,12 @@ export async function callModel(
   endpoint: LlmEndpoint,
   values: { instructions: string; prompt: string },
   fetchImpl: typeof fetch = fetch,
+  resolve?: Resolve,
 ): Promise<LlmAnswer> {
   const body = renderBody(endpoint.bodyTemplate, values);
+  // Checked again at each call: the name may resolve to another address than when it was saved.
+  const refusal = await endpointRefusal(endpoint.url, endpoint, resolve);
+  if (refusal) throw new LlmCallError(`The language-model URL ${refusal}; an administrator must change it.`);
   const started = Date.now();
   const host = (() => {
     try {
@@ -63,30 +84,36 @@ export async function callModel(
       headers: { 'content-type': 'application/json', ...endpoint.headers },
       body,
       signal: AbortSignal.timeout(endpoint.timeoutMs),
+      // A redirect could lead anywhere, metadata addresses included: not followed.
+      redirect: 'manual',
     });
   } catch (e) {
     const name = (e as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new UpstreamError(
-        `The language model at ${host} did not answer within ${endpoint.timeoutMs} ms.`,
-      );
+      throw new LlmCallError(`The language model at ${host} did not answer within ${endpoint.timeoutMs} ms.`);
     }
-    throw new UpstreamError(`The language model at ${host} could not be reached: ${(e as Error).message}.`);
+    throw new LlmCallError(`The language model at ${host} could not be reached.`, (e as Error).message);
   }
   const text = await res.text();
+  if (res.status >= 300 && res.status < 400) {
+    throw new LlmCallError(
+      `The language model at ${host} answered with a redirect (HTTP ${res.status}), which is not followed.`,
+    );
+  }
   if (!res.ok) {
-    throw new UpstreamError(`The language model at ${host} answered HTTP ${res.status}: ${excerpt(text)}`);
+    throw new LlmCallError(`The language model at ${host} answered HTTP ${res.status}.`, excerpt(text));
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new UpstreamError(`The language model at ${host} did not answer JSON: ${excerpt(text)}`);
+    throw new LlmCallError(`The language model at ${host} did not answer JSON.`, excerpt(text));
   }
   const value = readPath(json, endpoint.responsePath);
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new UpstreamError(
+    throw new LlmCallError(
       `The answer of the language model has no text at the response path ${endpoint.responsePath}.`,
+      excerpt(text),
     );
   }
   const obj = json as { model?: string; usage?: unknown };

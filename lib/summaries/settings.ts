@@ -4,9 +4,9 @@ import type { Database } from '../db/database';
 import { settings } from '../db/tables/index';
 import { type Caller, requireAdmin } from '../identity/caller';
 import type { SecretStore } from '../secrets/index';
-import { ConflictError, ValidationError } from '../shared/errors';
-import type { LlmEndpoint } from './llm-client';
-import { renderBody } from './llm-client';
+import { ConflictError, UpstreamError, ValidationError } from '../shared/errors';
+import { LlmCallError, type LlmEndpoint, renderBody } from './llm-client';
+import { endpointRefusal } from './endpoint-guard';
 import { isValidResponsePath } from './response-path';
 
 const KEY = 'summarization';
@@ -21,6 +21,8 @@ export interface SummarizationSettingsInput {
   responsePath: string;
   timeoutMs?: number;
   promptBudgetChars?: number;
+  /** Allow private network ranges (loopback is always allowed, link-local and metadata addresses never). */
+  allowPrivateNetwork?: boolean;
 }
 
 export interface SummarizationSettingsView extends Required<Omit<SummarizationSettingsInput, 'headers'>> {
@@ -49,6 +51,7 @@ interface Stored {
   responsePath: string;
   timeoutMs: number;
   promptBudgetChars: number;
+  allowPrivateNetwork?: boolean;
   headerNames: string[];
 }
 
@@ -89,6 +92,7 @@ export async function getSummarizationSettings(
     responsePath: s.stored.responsePath,
     timeoutMs: s.stored.timeoutMs,
     promptBudgetChars: s.stored.promptBudgetChars,
+    allowPrivateNetwork: s.stored.allowPrivateNetwork ?? false,
     updatedAt: s.updatedAt.toISOString(),
   };
 }
@@ -106,13 +110,22 @@ export async function putSummarizationSettings(
   if (!isValidResponsePath(input.responsePath)) {
     throw ValidationError.field('responsePath', 'must be a path such as choices[0].message.content');
   }
+  const refusal = await endpointRefusal(input.url, { allowPrivateNetwork: input.allowPrivateNetwork });
+  if (refusal) throw ValidationError.field('url', refusal);
   const previous = await read(deps);
+  // Stored secrets go only where they went before: a new URL needs them sent again.
+  const sameUrl = previous !== undefined && sameEndpoint(previous.stored.url, input.url);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(input.headers ?? {})) {
     if (v === MASK) {
       const old = previous?.headers[k];
       if (old === undefined)
         throw ValidationError.field(`headers.${k}`, 'has no stored value to keep; send the value');
+      if (!sameUrl && !PLAIN_HEADERS.has(k.toLowerCase()))
+        throw ValidationError.field(
+          `headers.${k}`,
+          'the URL changed, so the stored value is not kept: send the value again',
+        );
       headers[k] = old;
     } else headers[k] = v;
   }
@@ -123,6 +136,7 @@ export async function putSummarizationSettings(
     responsePath: input.responsePath,
     timeoutMs: input.timeoutMs ?? 60_000,
     promptBudgetChars: input.promptBudgetChars ?? 24_000,
+    allowPrivateNetwork: input.allowPrivateNetwork ?? false,
     headerNames: Object.keys(headers),
   };
   const now = new Date();
@@ -139,6 +153,14 @@ export async function putSummarizationSettings(
     headers: masked(headers),
     updatedAt: now.toISOString(),
   } as SummarizationSettingsView;
+}
+
+function sameEndpoint(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a language-model endpoint is saved (no secret is read): what the summary box tells readers. */
@@ -160,6 +182,7 @@ export async function loadEndpoint(
     responsePath: s.stored.responsePath,
     timeoutMs: s.stored.timeoutMs,
     promptBudgetChars: s.stored.promptBudgetChars,
+    allowPrivateNetwork: s.stored.allowPrivateNetwork ?? false,
   };
 }
 
@@ -178,9 +201,17 @@ export async function testSummarizationEndpoint(
     throw new ConflictError(
       'No language-model endpoint is configured; save the summarization settings first.',
     );
-  const answer = await call(endpoint, {
-    instructions: 'Answer with one short sentence.',
-    prompt: 'This is a connection test of the anomaly monitor. Reply "ok".',
-  });
+  let answer: { text: string; meta: unknown };
+  try {
+    answer = await call(endpoint, {
+      instructions: 'Answer with one short sentence.',
+      prompt: 'This is a connection test of the anomaly monitor. Reply "ok".',
+    });
+  } catch (e) {
+    // The administrator testing the endpoint may see what it answered; data users never do.
+    if (e instanceof LlmCallError && e.answerExcerpt)
+      throw new UpstreamError(`${e.message} The endpoint answered: ${e.answerExcerpt}`, e);
+    throw e;
+  }
   return { ok: true, text: answer.text.slice(0, 500), meta: answer.meta };
 }

@@ -67,7 +67,75 @@ describe(`summarization settings on ${backendName}`, () => {
     const t = await s.call('POST', '/api/v1/settings/summarization/test', { auth: s.adminToken });
     expect(t.status).toBe(502);
     expect(t.body.detail).toMatch(/HTTP 500/);
+    // The administrator testing the endpoint sees what it answered.
+    expect(t.body.detail).toMatch(/model overloaded/);
     fake.mode = 'ok';
+  });
+
+  it('asks for the secret headers again when the URL changes', async () => {
+    const saved = await s.call('PUT', '/api/v1/settings/summarization', {
+      auth: s.adminToken,
+      body: settings(),
+    });
+    expect(saved.status).toBe(200);
+    const masked = { Authorization: '*****', 'Content-Type': 'application/json' };
+    // Same URL: the stored value is kept.
+    const same = await s.call('PUT', '/api/v1/settings/summarization', {
+      auth: s.adminToken,
+      body: { ...settings(), headers: masked },
+    });
+    expect(same.status).toBe(200);
+    const moved = await s.call('PUT', '/api/v1/settings/summarization', {
+      auth: s.adminToken,
+      body: { ...settings(), url: fake.url.replace('/v1/', '/v2/'), headers: masked },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors[0]).toEqual({
+      path: 'headers.Authorization',
+      message: 'the URL changed, so the stored value is not kept: send the value again',
+    });
+    const kept = await s.call('GET', '/api/v1/settings/summarization', { auth: s.adminToken });
+    expect(kept.body.url).toBe(fake.url);
+    // With the value sent again, the new URL is taken.
+    const resent = await s.call('PUT', '/api/v1/settings/summarization', {
+      auth: s.adminToken,
+      body: { ...settings(), url: fake.url.replace('/v1/', '/v2/') },
+    });
+    expect(resent.status).toBe(200);
+  });
+
+  it('refuses link-local and metadata addresses, and private ranges unless allowed; loopback is fine', async () => {
+    for (const url of [
+      'http://169.254.169.254/latest/api/token',
+      'http://[fe80::1]:8080/v1',
+      'http://metadata.google.internal/',
+    ]) {
+      const r = await s.call('PUT', '/api/v1/settings/summarization', {
+        auth: s.adminToken,
+        body: { ...settings(), url, allowPrivateNetwork: true },
+      });
+      expect(r.status, url).toBe(400);
+      expect(r.body.errors[0].path).toBe('url');
+    }
+    const priv = await s.call('PUT', '/api/v1/settings/summarization', {
+      auth: s.adminToken,
+      body: { ...settings(), url: 'http://10.20.30.40:8000/v1/chat/completions' },
+    });
+    expect(priv.status).toBe(400);
+    expect(priv.body.errors[0].message).toMatch(
+      /private network address \(10\.20\.30\.40\); set allowPrivateNetwork/,
+    );
+    const allowed = await s.call('PUT', '/api/v1/settings/summarization', {
+      auth: s.adminToken,
+      body: { ...settings(), url: 'http://10.20.30.40:8000/v1/chat/completions', allowPrivateNetwork: true },
+    });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.allowPrivateNetwork).toBe(true);
+    const loop = await s.call('PUT', '/api/v1/settings/summarization', {
+      auth: s.adminToken,
+      body: settings(),
+    });
+    expect(loop.status).toBe(200);
   });
 
   it('refuses a template without {{instructions}}, invalid JSON, or a bad response path, naming the field', async () => {

@@ -134,6 +134,9 @@ describe(`filter summaries on ${backendName}`, () => {
     });
     expect(stored.body.text).toBe('Kurz gesagt: CZ fiel.');
     expect(stored.body.lastError).toMatch(message);
+    // What the endpoint answered is never shown to readers of the summary.
+    expect(r.text).not.toMatch(/overloaded/);
+    expect(stored.text).not.toMatch(/overloaded/);
     fake.mode = 'ok';
   });
 

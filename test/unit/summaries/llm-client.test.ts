@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callModel, renderBody } from '../../../lib/summaries/llm-client';
+import { classifyAddress, endpointRefusal } from '../../../lib/summaries/endpoint-guard';
+import { callModel, LlmCallError, renderBody } from '../../../lib/summaries/llm-client';
 import { readPath } from '../../../lib/summaries/response-path';
 import { type FakeLlm, startFakeLlm } from '../../support/fake-llm';
 
@@ -43,11 +44,57 @@ describe('the language-model client', () => {
 
   it.each([
     ['slow', /did not answer within 1000 ms/],
-    ['error500', /HTTP 500: .*model overloaded/],
+    ['error500', /HTTP 500\.$/],
     ['no-content', /no text at the response path choices\[0\]\.message\.content/],
     ['not-json', /did not answer JSON/],
   ] as const)('fails clearly when the endpoint is %s', async (mode, message) => {
     fake.mode = mode;
     await expect(callModel(endpoint(), { instructions: 'i', prompt: 'p' })).rejects.toThrow(message);
+  });
+
+  it("keeps the endpoint's raw answer out of the message every reader sees", async () => {
+    fake.mode = 'error500';
+    const e = (await callModel(endpoint(), { instructions: 'i', prompt: 'p' }).catch(
+      (x) => x,
+    )) as LlmCallError;
+    expect(e).toBeInstanceOf(LlmCallError);
+    expect(e.message).not.toMatch(/overloaded/);
+    expect(e.answerExcerpt).toMatch(/model overloaded/);
+    fake.mode = 'ok';
+  });
+
+  it('refuses to call a link-local, metadata or (unless allowed) private address, also when a name resolves there', async () => {
+    const call = (url: string, allowPrivateNetwork = false, resolve?: (h: string) => Promise<string[]>) =>
+      callModel(
+        { ...endpoint(), url, allowPrivateNetwork },
+        { instructions: 'i', prompt: 'p' },
+        fetch,
+        resolve,
+      );
+    await expect(call('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(/cloud metadata address/);
+    await expect(call('http://[fe80::1]/v1')).rejects.toThrow(/link-local/);
+    await expect(call('http://metadata.google.internal/x')).rejects.toThrow(/metadata service/);
+    await expect(call('http://10.1.2.3/v1')).rejects.toThrow(/private network address.*allowPrivateNetwork/);
+    await expect(call('http://llm.internal/v1', false, async () => ['192.168.1.10'])).rejects.toThrow(
+      /private network address \(192\.168\.1\.10\)/,
+    );
+    await expect(call('http://rebind.example/v1', true, async () => ['169.254.169.254'])).rejects.toThrow(
+      /metadata/,
+    );
+  });
+
+  it('classifies addresses', async () => {
+    expect(classifyAddress('127.0.0.1')).toBe('loopback');
+    expect(classifyAddress('::1')).toBe('loopback');
+    expect(classifyAddress('::ffff:169.254.169.254')).toBe('metadata');
+    expect(classifyAddress('169.254.10.1')).toBe('link-local');
+    expect(classifyAddress('172.20.0.1')).toBe('private');
+    expect(classifyAddress('fd12::1')).toBe('private');
+    expect(classifyAddress('fd00:ec2::254')).toBe('metadata');
+    expect(classifyAddress('100.100.100.200')).toBe('metadata');
+    expect(classifyAddress('8.8.8.8')).toBe('public');
+    expect(await endpointRefusal('http://10.0.0.5/v1', { allowPrivateNetwork: true })).toBeUndefined();
+    expect(await endpointRefusal('http://127.0.0.1:8080/v1', {})).toBeUndefined();
+    expect(await endpointRefusal('http://user:pw@127.0.0.1/v1', {})).toMatch(/user name or password/);
   });
 });
