@@ -1,32 +1,12 @@
-import { sql } from 'drizzle-orm';
-import { getContainer } from '../../lib/app/container';
 import { docsPage } from '../../lib/http/docs-page';
 import { httpHandler } from '../../lib/http/handler';
 import { buildOpenApi } from '../../lib/http/openapi';
 import { HttpResult, type Route } from '../../lib/http/router';
+import { healthRoute, version } from './health';
 import { registeredRoutes } from './registry';
 
-const version = '0.1.0';
-
 export const routes: Route[] = [
-  {
-    method: 'GET',
-    path: '/api/v1/health',
-    access: 'public',
-    tag: 'System',
-    summary: 'Liveness and database reachability',
-    async handle() {
-      const c = await getContainer();
-      const started = Date.now();
-      await c.db.rows(sql`SELECT 1`);
-      return {
-        status: 'ok',
-        version,
-        database: { kind: c.db.kind, ms: Date.now() - started },
-        time: c.clock.now(),
-      };
-    },
-  },
+  healthRoute,
   {
     method: 'GET',
     path: '/api/v1/openapi.json',

@@ -5,7 +5,7 @@
  * touch a database, so the PostgreSQL pass of CI (DATABASE_URL set) skips it too.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +13,14 @@ import { loadConfig } from '../../lib/config/config';
 import { JOB_KINDS } from '../../lib/jobs/types';
 import { queueOf } from '../../lib/queue/port';
 import {
-  ensureWebBuilt,
+  type FunctionArtifact,
   type Json,
   type Packaged,
   packageStage,
   refTarget,
   renderedEnvironment,
   resourcesOf,
+  root,
   shellSentinels,
   statementsOf,
 } from './support';
@@ -33,6 +34,14 @@ const skipReason =
 if (skipReason) console.info(`test/deploy/package.test.ts skipped: ${skipReason}`);
 
 const STAGE = 'ci';
+const MiB = 1048576;
+const mib = (n: number) => (n / MiB).toFixed(2);
+const unzippedBytes = (a: FunctionArtifact) => [...a.files.values()].reduce((s, b) => s + b.length, 0);
+/** The functions that reach source databases (and `system`, whose OpenAPI document imports every route table). */
+const SOURCE_FUNCTIONS = ['connectors', 'connectorTests', 'dataviews', 'loadWorker', 'system'];
+const SOURCE_DRIVERS = ['mssql', 'tedious', 'oracledb', 'snowflake-sdk'];
+/** Unzipped size budgets: Lambda reads the whole bundle at a cold start. */
+const BUDGET = { plain: 5 * MiB, withDrivers: 24 * MiB, zippedWithDrivers: 6 * MiB };
 const jobQueues = [...new Set(JOB_KINDS.map(queueOf))];
 
 describe.skipIf(skipReason)('the AWS package of a stage', () => {
@@ -49,30 +58,72 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     return found;
   };
   const functionOf = (mapping: Json): Json => resources[refTarget(mapping.FunctionName) as string];
+  /** `LoadWorkerLambdaFunction` → `loadWorker` (the name in serverless.yml and of its zip). */
+  const functionName = (id: string) => {
+    const base = id.replace(/LambdaFunction$/, '');
+    return [...pkg.artifacts.keys()].find((n) => n.toLowerCase() === base.toLowerCase()) ?? base;
+  };
   const roleOf = (fn: Json): string => refTarget(fn.Properties.Role) as string;
 
   beforeAll(async () => {
-    await ensureWebBuilt();
     pkg = await packageStage(STAGE);
     resources = pkg.template.Resources;
     functions = resourcesOf(pkg.template, 'AWS::Lambda::Function');
     mappings = resourcesOf(pkg.template, 'AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
-    const mib = (n: number) => (n / 1048576).toFixed(1);
-    const unzipped = [...pkg.artifact.values()].reduce((s, b) => s + b.length, 0);
+    const lines = [...pkg.artifacts].map(
+      ([name, a]) =>
+        `  ${name.padEnd(16)} ${mib(a.zipBytes).padStart(5)} MiB zipped ${mib(unzippedBytes(a)).padStart(6)} MiB unzipped`,
+    );
     console.info(
-      `packaged ${functions.length} functions in ${pkg.seconds.toFixed(0)} s; ${mib(unzipped)} MiB unzipped`,
+      `packaged ${functions.length} functions in ${pkg.seconds.toFixed(0)} s\n${lines.join('\n')}`,
     );
   }, 900_000);
   afterAll(() => {
     if (pkg) rmSync(pkg.dir, { recursive: true, force: true });
   });
 
-  it('runs every function on nodejs22.x from a bundle inside the artifact', () => {
+  it('runs every function on nodejs22.x from a bundle inside its own artifact', () => {
     expect(functions.length).toBeGreaterThan(10);
     for (const [id, fn] of functions) {
       expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
+      const name = functionName(id);
+      const zip = fn.Properties.Code.S3Key as string;
+      expect(zip.endsWith(`/${name}.zip`), `${id}: ${zip}`).toBe(true);
       const bundle = `${fn.Properties.Handler.replace(/\.[^.]+$/, '')}.mjs`;
-      expect(pkg.artifact.has(bundle), `${id}: ${bundle}`).toBe(true);
+      expect(pkg.artifacts.get(name)?.files.has(bundle), `${id}: ${bundle}`).toBe(true);
+    }
+  });
+
+  it('keeps every function within its size budget', () => {
+    expect(pkg.artifacts.size).toBe(functions.length);
+    for (const [name, a] of pkg.artifacts) {
+      const size = unzippedBytes(a);
+      if (SOURCE_FUNCTIONS.includes(name)) {
+        expect(size, `${name}: ${mib(size)} MiB unzipped`).toBeLessThan(BUDGET.withDrivers);
+        expect(a.zipBytes, `${name}: ${mib(a.zipBytes)} MiB zipped`).toBeLessThan(BUDGET.zippedWithDrivers);
+      } else {
+        expect(size, `${name}: ${mib(size)} MiB unzipped`).toBeLessThan(BUDGET.plain);
+      }
+    }
+    for (const name of ['health', 'anomalies']) {
+      expect(unzippedBytes(pkg.artifacts.get(name) as FunctionArtifact)).toBeLessThan(5 * MiB);
+    }
+  });
+
+  it('bundles the source drivers only into the functions that reach sources, built for node22', () => {
+    expect(readFileSync(path.join(root, 'serverless.yml'), 'utf8')).toMatch(/^ {4}target: node22$/m);
+    for (const [name, a] of pkg.artifacts) {
+      const code = [...a.files]
+        .filter(([f]) => f.endsWith('.mjs'))
+        .map(([, b]) => b.toString('utf8'))
+        .join('\n');
+      const drivers = SOURCE_DRIVERS.filter((d) => code.includes(`node_modules/${d}/`));
+      expect(drivers, name).toEqual(SOURCE_FUNCTIONS.includes(name) ? SOURCE_DRIVERS : []);
+      // The UI is not in any function on AWS (S3 + CloudFront serve it).
+      expect(
+        [...a.files.keys()].filter((f) => f.startsWith('web/')),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -175,8 +226,8 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     }
   });
 
-  it('gives the web UI and the migrate task a role that only writes logs', () => {
-    for (const id of ['WebLambdaFunction', 'MigrateLambdaFunction']) {
+  it('gives the migrate task a role that only writes logs', () => {
+    for (const id of ['MigrateLambdaFunction']) {
       const actions = statementsOf(resources[roleOf(resources[id])]).flatMap((s) =>
         s.Action.filter((a) => !a.startsWith('ec2:')),
       );
@@ -209,17 +260,10 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     }
   });
 
-  it('carries the web UI and the source database drivers in the artifact', () => {
-    expect(pkg.artifact.has('web/dist/index.html')).toBe(true);
-    const loader = pkg.artifact.get('functions/workers/load.mjs')?.toString('utf8') ?? '';
-    for (const driver of [
-      'mssql',
-      'tedious',
-      'oracledb',
-      'snowflake-sdk',
-      'postgres',
-      '@aws-sdk/client-sqs',
-    ]) {
+  it('carries the source database drivers and the AWS SDK in the load worker', () => {
+    const loader =
+      pkg.artifacts.get('loadWorker')?.files.get('functions/workers/load.mjs')?.toString('utf8') ?? '';
+    for (const driver of [...SOURCE_DRIVERS, 'postgres', '@aws-sdk/client-sqs']) {
       expect(loader.includes(`node_modules/${driver}/`), driver).toBe(true);
     }
   });
@@ -227,10 +271,14 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
   it('loads every function bundle with no node_modules beside it, as Lambda does', async () => {
     const dir = path.join(pkg.dir, 'unzipped');
     const bundles: string[] = [];
-    for (const [name, data] of pkg.artifact) {
-      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-      writeFileSync(path.join(dir, name), data);
-      if (name.endsWith('.mjs')) bundles.push(path.join(dir, name));
+    // Each function in its own folder, as Lambda unpacks each zip alone.
+    for (const [fn, a] of pkg.artifacts) {
+      for (const [name, data] of a.files) {
+        const file = path.join(dir, fn, name);
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, data);
+        if (name.endsWith('.mjs')) bundles.push(file);
+      }
     }
     const script = `const failed = [];
       for (const f of ${JSON.stringify(bundles)}) {

@@ -18,10 +18,17 @@ export const shellSentinels = {
 
 export type Json = Record<string, any>;
 
+/** One function's zip: its size and its files by name. */
+export interface FunctionArtifact {
+  zipBytes: number;
+  files: Map<string, Buffer>;
+}
+
 export interface Packaged {
   dir: string;
   template: Json;
-  artifact: Map<string, Buffer>;
+  /** Every function's own artifact (package.individually), by function name in serverless.yml. */
+  artifacts: Map<string, FunctionArtifact>;
   seconds: number;
 }
 
@@ -75,8 +82,8 @@ export async function ensureWebBuilt(): Promise<void> {
   }
 }
 
-/** Runs `serverless package --stage <stage>` without any AWS credentials. */
-export async function packageStage(stage: string): Promise<Packaged> {
+/** Runs `serverless package --stage <stage>` without any AWS credentials; `cwd` defaults to the project root. */
+export async function packageStage(stage: string, cwd = root): Promise<Packaged> {
   const dir = mkdtempSync(path.join(tmpdir(), `anomaly-monitor-package-${stage}-`));
   const env: NodeJS.ProcessEnv = { ...process.env, ...shellSentinels };
   for (const name of Object.keys(env)) {
@@ -88,14 +95,18 @@ export async function packageStage(stage: string): Promise<Packaged> {
   await run(
     path.join(root, 'node_modules/.bin/serverless'),
     ['package', '--stage', stage, '--package', dir],
-    { cwd: root, env, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 },
+    { cwd, env, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 },
   );
   const seconds = (performance.now() - started) / 1000;
   const template = JSON.parse(
     readFileSync(path.join(dir, 'cloudformation-template-update-stack.json'), 'utf8'),
   );
-  const artifact = readZip(readFileSync(path.join(dir, 'anomaly-monitor.zip')));
-  return { dir, template, artifact, seconds };
+  const artifacts = new Map<string, FunctionArtifact>();
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.zip'))) {
+    const zip = readFileSync(path.join(dir, name));
+    artifacts.set(name.replace(/\.zip$/, ''), { zipBytes: zip.length, files: readZip(zip) });
+  }
+  return { dir, template, artifacts, seconds };
 }
 
 /** The entries of a zip archive (stored or deflated), by name; enough for a Serverless artifact. */
