@@ -26,7 +26,7 @@ export const COMMON_SPECS = {
     kind: 'boolean',
     default: false,
     description:
-      "Apply the view's special dates, rules and periods: special days stay out of baselines and comparisons, and an anomaly on a special day whose impact matches its direction is not reported.",
+      "Apply the view's special dates, rules and periods: special days stay out of baselines and comparisons, and an anomaly on a special day whose impact matches its direction is not reported (a window anomaly of mom, qoq, mpy, cw or changepoint when such days are at least a seventh of its days).",
   },
   mode: {
     kind: 'mode',
@@ -201,7 +201,7 @@ export const PARAM_SPECS = {
       min: 2,
       max: 3660,
       description:
-        'Days compared on each side of a candidate change point (rounded to whole weeks, at least 14); the anomaly covers this many days after it.',
+        'Days compared on each side of a candidate change point (rounded to whole weeks, at least 14); the anomaly starts at the change point and lasts while the new level holds (at least this many days).',
     },
     threshold: {
       kind: 'number',
