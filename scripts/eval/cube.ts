@@ -70,8 +70,14 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
     t = performance.now();
     return s;
   };
+  const progress = (what: string, seconds: number) =>
+    process.stderr.write(`eval ${name}: ${what} in ${seconds.toFixed(1)} s\n`);
   const cube = generateCube(options);
   const generate = lap();
+  progress(
+    `generated ${cube.seriesCount} series, ${cube.rows} source rows, ${cube.injections.length} injections`,
+    generate,
+  );
   const yyyymmdd = (i: number) => Number(fromEpochDay(cube.day0 + i).replace(/-/g, ''));
   await writeSourceTable(env.source, {
     name,
@@ -91,6 +97,7 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
     },
   });
   const write = lap();
+  progress('source table written', write);
   const viewId = await createView(env.db, {
     name,
     categories: CUBE_CATEGORIES,
@@ -100,6 +107,7 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
   });
   await loadAndProcess(env, viewId);
   const loadProcess = lap();
+  progress('loaded and processed', loadProcess);
   const stored = await readAnomalies(env.db, viewId, CATS);
 
   const byType: Record<string, number> = {};
