@@ -271,8 +271,12 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
         <span className="key actual">Actual</span>
         <span className="key expected">Expected</span>
         {points.some((p) => p.lower !== null) && <span className="key band">Detector band</span>}
-        <span className="key window-neg">Anomaly (drop)</span>
-        <span className="key window-pos">Anomaly (rise)</span>
+        {windows.some((w) => w.result === 'Negative') && (
+          <span className="key window-neg">Anomaly (drop)</span>
+        )}
+        {windows.some((w) => w.result !== 'Negative') && (
+          <span className="key window-pos">Anomaly (rise)</span>
+        )}
         {specialDates.length > 0 && <span className="key special">Special date</span>}
         {comments.length > 0 && <span className="key comment">Comment</span>}
       </figcaption>
