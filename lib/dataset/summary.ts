@@ -1,7 +1,13 @@
-/** What monitoring shows of a dataset: its series range, series count and anomaly count. */
+/**
+ * What status and monitoring show of a dataset, without scanning it: the loaded range, series and rows
+ * come from the records of the last finished load and detection (their job detail), and the row counts
+ * of the tables are the catalog's estimates (pg_class.reltuples, as of the last ANALYZE; the load and
+ * the detection analyse the tables they write). Reading pg_class takes no lock on the view's tables, so
+ * these answers never wait behind a load (which drops and renames tables under an exclusive lock).
+ */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { datasetTables, ident } from './ddl';
+import { DATA_TABLES } from './ddl';
 
 export interface DatasetSummary {
   /** First and last day of the loaded series, yyyy-MM-dd. */
@@ -9,6 +15,15 @@ export interface DatasetSummary {
   lastDate: string | null;
   series: number;
   anomalies: number;
+  /** Source rows read by the last finished load (null before one). */
+  rows?: number | null;
+  /** Daily rows of the series after the last finished load (gap filling included). */
+  dataRows?: number | null;
+  /** When the last load and the last detection finished (ISO), the records these figures come from. */
+  loadedAt?: string | null;
+  analysedAt?: string | null;
+  /** Where the figures come from: job records, catalog estimates, or nothing yet. */
+  source?: 'jobs' | 'estimates' | 'none';
 }
 
 /** 20240131 → '2024-01-31'. */
@@ -18,31 +33,79 @@ export function dayToDate(day: number | null | undefined): string | null {
   return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}`;
 }
 
-/** The summary of a deployed dataset; undefined when its tables are not there (not deployed, or dropped meanwhile). */
-export async function datasetSummary(db: Database, schema: string): Promise<DatasetSummary | undefined> {
-  const tables = await datasetTables(db, schema);
-  if (!tables.includes('all_series') || !tables.includes('all_anomalies')) return undefined;
-  const s = ident(schema);
-  try {
-    const [r] = await db.rows<{
-      first: number | null;
-      last: number | null;
-      series: number;
-      anomalies: number;
-    }>(
-      sql.raw(`SELECT (SELECT min(first_day) FROM ${s}.all_series) AS first,
-        (SELECT max(last_day) FROM ${s}.all_series) AS last,
-        (SELECT count(*)::int FROM ${s}.all_series) AS series,
-        (SELECT count(*)::int FROM ${s}.all_anomalies) AS anomalies`),
-    );
-    return {
-      firstDate: dayToDate(r.first),
-      lastDate: dayToDate(r.last),
-      series: Number(r.series),
-      anomalies: Number(r.anomalies),
-    };
-  } catch {
-    // The view was undeployed between the two statements: nothing to show.
-    return undefined;
+/** Table → estimated rows; null when the table was never analysed (the catalog does not know). */
+export type RowEstimates = Record<string, number | null>;
+
+/** One catalog read for any number of dataset schemas: the data tables present and their estimated rows. */
+export async function rowEstimates(db: Database, schemas: string[]): Promise<Map<string, RowEstimates>> {
+  const out = new Map<string, RowEstimates>();
+  if (schemas.length === 0) return out;
+  const rows = await db.rows<{ schema: string; table: string; tuples: number | string }>(sql`
+    SELECT n.nspname AS schema, c.relname AS table, c.reltuples AS tuples
+    FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname IN (${sql.join(
+      schemas.map((s) => sql`${s}`),
+      sql`, `,
+    )}) AND c.relkind IN ('r', 'p')
+      AND c.relname IN (${sql.join(
+        DATA_TABLES.map((t) => sql`${t}`),
+        sql`, `,
+      )})`);
+  for (const r of rows) {
+    const m = out.get(r.schema) ?? {};
+    const n = Number(r.tuples);
+    m[r.table] = n < 0 ? null : Math.round(n);
+    out.set(r.schema, m);
   }
+  // Stable key order: the order of DATA_TABLES.
+  for (const [schema, m] of out) {
+    const ordered: RowEstimates = {};
+    for (const t of DATA_TABLES) if (t in m) ordered[t] = m[t];
+    out.set(schema, ordered);
+  }
+  return out;
+}
+
+/** The parts of a finished job that the summary reads. */
+export interface FinishedJobRecord {
+  finishedAt: Date | string | null;
+  detail: Record<string, unknown>;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const iso = (d: Date | string | null | undefined): string | null =>
+  d === null || d === undefined ? null : new Date(d).toISOString();
+
+/**
+ * The dataset summary from the last finished load (or custom load) and detection, falling back to the
+ * catalog estimates where a record says nothing (e.g. before the first detection).
+ */
+export function summarizeDataset(
+  load: FinishedJobRecord | undefined,
+  process: FinishedJobRecord | undefined,
+  estimates: RowEstimates | undefined,
+): DatasetSummary {
+  const l = load?.detail ?? {};
+  const p = process?.detail ?? {};
+  const newAnomalies = num(p.anomalies);
+  const anomalies =
+    newAnomalies !== null ? newAnomalies + (num(p.keptAnomalies) ?? 0) : (estimates?.all_anomalies ?? null);
+  const series = num(l.series) ?? num(p.series) ?? estimates?.all_series ?? null;
+  const fromJobs = load !== undefined || process !== undefined;
+  return {
+    firstDate: str(l.firstDate) ?? str(p.firstDate),
+    lastDate: str(l.lastDate) ?? str(p.lastDate),
+    series: series ?? 0,
+    anomalies: anomalies ?? 0,
+    rows: num(l.rows),
+    dataRows: num(l.dataRows) ?? estimates?.data ?? null,
+    loadedAt: iso(load?.finishedAt),
+    analysedAt: iso(process?.finishedAt),
+    source: fromJobs
+      ? 'jobs'
+      : estimates && Object.values(estimates).some((v) => v !== null)
+        ? 'estimates'
+        : 'none',
+  };
 }

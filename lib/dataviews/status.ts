@@ -1,18 +1,43 @@
 /** What a data view holds: its processing status (data users) and its categories with their values (admins). */
-import { datasetExists, datasetTables, schemaNameFor } from '../dataset/ddl';
-import { datasetSummary } from '../dataset/summary';
+import { datasetTables, schemaNameFor } from '../dataset/ddl';
+import { rowEstimates, summarizeDataset } from '../dataset/summary';
 import { type Caller, requireAdmin } from '../identity/caller';
-import { categoryValues, dataRowCounts } from './dataset-reads';
+import { type LatestJobRow, latestJobs, newerFinished } from '../jobs/latest';
+import { jobFigures } from '../jobs/progress';
+import { categoryValues } from './dataset-reads';
 import type { DataViewDefinition } from './definition/index';
-import { stateOf, toJobInfo } from './present';
-import { activeJobCounts, lastJob } from './repository';
+import { stateOf } from './present';
+import { activeJobCounts } from './repository';
 import { visibleView } from './service';
-import type { CategoryInfo, DataViewDeps, DataViewStatus } from './types';
+import type { CategoryInfo, DataViewDeps, DataViewStatus, JobInfo } from './types';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function jobInfo(j: LatestJobRow | undefined): JobInfo | null {
+  if (!j) return null;
+  return {
+    id: j.id,
+    kind: j.kind,
+    status: j.status,
+    trigger: j.trigger,
+    error: j.error,
+    createdAt: j.createdAt.toISOString(),
+    startedAt: iso(j.startedAt),
+    finishedAt: iso(j.finishedAt),
+    attempts: j.attempts,
+    ...jobFigures(j),
+  };
+}
 
 /** Enough for a value dropdown; a category with more values says so with valuesTruncated. */
 export const MAX_CATEGORY_VALUES = 1000;
 
-/** GET /{id}/status: state, the tables present, their row counts and loaded range once deployed, and the jobs. */
+/**
+ * GET /{id}/status: state, the tables present with their estimated row counts, the loaded range and
+ * counts, and the newest job of each kind (load, custom load, process) with its progress.
+ * Reads, none of them on the view's tables: the view row, the jobs (DISTINCT ON per kind, active
+ * counts) and the catalog (information_schema, pg_class); it answers at once during a load or a detection (lib/dataset/summary.ts).
+ */
 export async function getDataViewStatus(
   deps: Pick<DataViewDeps, 'db'>,
   caller: Caller,
@@ -21,8 +46,17 @@ export async function getDataViewStatus(
   const { db } = deps;
   const row = await visibleView(db, caller, id);
   const schema = row.schemaName ?? schemaNameFor(row.id);
-  const tables = (await datasetExists(db, schema)) ? await datasetTables(db, schema) : [];
-  const job = await lastJob(db, row.id);
+  const [tables, latest, active, estimates] = await Promise.all([
+    datasetTables(db, schema),
+    latestJobs(db, [row.id]),
+    activeJobCounts(db, row.id),
+    row.deployed ? rowEstimates(db, [schema]) : Promise.resolve(new Map()),
+  ]);
+  const l = latest.get(row.id);
+  const newest = Object.values(l?.newest ?? {}).sort(
+    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id,
+  );
+  const counts = estimates.get(schema);
   return {
     id: row.id,
     name: row.name,
@@ -33,10 +67,18 @@ export async function getDataViewStatus(
     deployedAt: row.deployedAt ? row.deployedAt.toISOString() : null,
     schemaName: row.schemaName,
     tables,
-    rowCounts: row.deployed ? await dataRowCounts(db, schema, tables) : null,
-    dataset: row.deployed ? ((await datasetSummary(db, schema)) ?? null) : null,
-    activeJobs: await activeJobCounts(db, row.id),
-    lastJob: job ? toJobInfo(job) : null,
+    rowCounts: row.deployed ? (counts ?? {}) : null,
+    rowCountsEstimated: true,
+    dataset: row.deployed
+      ? summarizeDataset(newerFinished(l?.finished.Load, l?.finished.CustomLoad), l?.finished.Process, counts)
+      : null,
+    activeJobs: active,
+    lastJob: jobInfo(newest[0]),
+    jobs: {
+      load: jobInfo(l?.newest.Load),
+      customLoad: jobInfo(l?.newest.CustomLoad),
+      process: jobInfo(l?.newest.Process),
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 import type { Config } from '../config/config';
 import type { DatasetSummary } from '../dataset/summary';
 import type { Database } from '../db/database';
+import type { JobProgress } from '../jobs/progress';
 import type { Clock } from '../shared/clock';
 import type { DataViewDefinition, DataViewState } from './definition/index';
 
@@ -71,6 +72,13 @@ export interface JobInfo {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  attempts?: number;
+  /** The error of a failed attempt, else what the job did in a few words. */
+  message?: string | null;
+  /** Source rows read by a finished load or custom load. */
+  rows?: number | null;
+  /** Detection shards done of the total (fanned-out process jobs); null while unknown. */
+  progress?: JobProgress | null;
 }
 
 /** GET /dataviews/{id}/status: where the view stands and what its dataset holds. */
@@ -85,11 +93,18 @@ export interface DataViewStatus {
   schemaName: string | null;
   /** Tables present in the dataset schema. */
   tables: string[];
-  /** Row counts of the data tables (int, dict, data, cat_map, all_series, all_anomalies); null while not deployed. */
-  rowCounts: Record<string, number> | null;
+  /**
+   * Estimated rows of the data tables (int, dict, data, cat_map, all_series, all_anomalies) from the
+   * catalog (pg_class.reltuples as of the last ANALYZE; null for a table never analysed); null while not deployed.
+   */
+  rowCounts: Record<string, number | null> | null;
+  /** Always true: rowCounts are catalog estimates, never a count per call. */
+  rowCountsEstimated?: boolean;
   /** Loaded range and counts (firstDate, lastDate yyyy-MM-dd, series, anomalies); null while not deployed. */
   dataset: DatasetSummary | null;
   /** Jobs waiting (pending) or running. */
   activeJobs: { pending: number; running: number };
   lastJob: JobInfo | null;
+  /** The newest job of each kind: a running detection does not hide the load's outcome. */
+  jobs?: { load: JobInfo | null; customLoad: JobInfo | null; process: JobInfo | null };
 }

@@ -1,5 +1,6 @@
 /** Shapes of the jobs module: the job record the API returns and the monitoring rows. */
 import type { JobKind, JobStatus } from '../db/tables/jobs';
+import type { JobProgress } from './progress';
 
 export type { JobKind, JobStatus };
 
@@ -21,6 +22,12 @@ export interface JobView {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** The error of a failed attempt, else what the job did in a few words (GET /jobs, /monitoring). */
+  message?: string | null;
+  /** Source rows read by a finished load or custom load. */
+  rows?: number | null;
+  /** Detection shards done of the total while a fanned-out process job runs; null while unknown. */
+  progress?: JobProgress | null;
 }
 
 /** The answer to a job request: the job, plus warnings such as an exceeded licence. */
@@ -58,6 +65,11 @@ export interface MonitoringRow extends JobCounts {
   series: number;
   anomalies: number;
   lastJob: JobView | null;
+  /** The newest job of each kind, so that a running detection does not hide the load's outcome. */
+  jobsByKind: { load: JobView | null; customLoad: JobView | null; process: JobView | null };
+  /** Source rows of the last finished load; daily rows of its series (from the job record). */
+  loadedRows: number | null;
+  dataRows: number | null;
 }
 
 export interface Monitoring {

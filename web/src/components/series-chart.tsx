@@ -23,6 +23,10 @@ interface Props {
   label: string;
 }
 
+/** Axis labels fit the left margin: 97,445.76 becomes 97.4K. */
+const tickNum = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const tick = (v: number) => (Math.abs(v) >= 1000 ? tickNum.format(v) : fmt(Math.round(v * 100) / 100));
+
 const W = 720;
 const H = 220;
 const PAD = { left: 56, right: 12, top: 12, bottom: 40 };
@@ -97,7 +101,7 @@ export function SeriesChart({ points, windowFrom, windowTo, comments = [], label
           <g key={t}>
             <line className="grid" x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} />
             <text className="tick" x={PAD.left - 6} y={y(t) + 4} textAnchor="end">
-              {fmt(t)}
+              {tick(t)}
             </text>
           </g>
         ))}

@@ -1,0 +1,174 @@
+/**
+ * The first ten minutes, as the README tells a new user: `npm start` (the real script, serverless-offline,
+ * the demo on) in a fresh DATA_DIR, then Debian's chromium signs the data user in through the form and
+ * finds Home filled: the pinned and shared demo filters with ranked anomaly rows and charts.
+ * One start is shared by the file's tests. UPDATE_SCREENSHOTS=1 also writes docs/screenshots/first-run-*.png.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/local/ports';
+import {
+  ensureWebBuilt,
+  hasChromium,
+  launchChromium,
+  screenshotsDir,
+  signIn,
+  updateScreenshots,
+} from '../browser/support';
+import { backendName, createTestDatabase, type TestDatabase } from '../support/db';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const USER = { email: 'user@example.com', password: 'first-run-user-pw' };
+const ADMIN = { email: 'admin@example.com', password: 'first-run-admin-pw' };
+/** The start banner's budget (issue 18: address, API reference, database, demo, log, accounts). */
+const MAX_BANNER_LINES = 15;
+
+describe(`first run: npm start with the demo on ${backendName}`, () => {
+  let child: ChildProcess;
+  let output = '';
+  let url = '';
+  let dataDir = '';
+  let testDb: TestDatabase | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    await ensureWebBuilt();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'am-first-run-'));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SEED_ADMIN_PASSWORD: ADMIN.password,
+      SEED_USER_PASSWORD: USER.password,
+      LOG_LEVEL: 'info',
+      DEMO: 'on',
+      WEB_BUILD: 'skip',
+    };
+    delete env.DATABASE_URL;
+    if (process.env.DATABASE_URL) {
+      testDb = await createTestDatabase();
+      env.DATABASE_URL = testDb.url!;
+    }
+    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      cwd: root,
+      env,
+      stdio: 'pipe',
+    });
+    child.stdout?.on('data', (d) => {
+      output += d;
+    });
+    child.stderr?.on('data', (d) => {
+      output += d;
+    });
+    const until = Date.now() + 280_000;
+    while (!output.includes('Press Ctrl+C to stop.')) {
+      if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+      if (Date.now() > until) throw new Error(`npm start did not become ready:\n${output}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    await testDb?.drop();
+  });
+
+  it('prints a short banner: address, API reference, database, the analysed demo, the log file, accounts', () => {
+    const lines = output.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(MAX_BANNER_LINES);
+    expect(output).toContain(`Anomaly monitor is running at ${url}`);
+    expect(output).toContain(`${url}/api/v1/docs`);
+    expect(output).toMatch(/Demo: demo \/ store_sales \(id \d+\): \d+ series, .* \d+ anomalies/);
+    expect(output).toContain(USER.password);
+    // serverless-offline's route table and invocation lines are in the log file, not on the console.
+    expect(output).not.toContain('λ');
+    const log = path.join(dataDir, 'service.log');
+    expect(output).toContain(log);
+    expect(existsSync(log)).toBe(true);
+    expect(readFileSync(log, 'utf8')).toContain('/api/v1/anomaly-filters');
+  });
+
+  it('seeds the data user: assigned to the demo view, a pinned filter and one shared by the admin, comments', async () => {
+    const token = (
+      (await (
+        await fetch(`${url}/api/v1/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(USER),
+        })
+      ).json()) as { accessToken: string }
+    ).accessToken;
+    const get = async (p: string) =>
+      (
+        await fetch(`${url}/api/v1${p}`, { headers: { authorization: `Bearer ${token}` } })
+      ).json() as Promise<any>;
+    const views = (await get('/dataviews')) as Array<{ id: number; domain: string; name: string }>;
+    const demo = views.find((v) => v.domain === 'demo' && v.name === 'store_sales');
+    expect(demo).toBeDefined();
+    const filters = (await get('/anomaly-filters')) as Array<{
+      id: number;
+      name: string;
+      pinned: boolean;
+      isOwner: boolean;
+      ownerEmail: string;
+    }>;
+    expect(filters.filter((f) => f.isOwner && f.pinned).map((f) => f.name)).toContain(
+      'What changed in the last 7 days',
+    );
+    expect(filters.filter((f) => !f.isOwner).map((f) => [f.name, f.ownerEmail])).toContainEqual([
+      'Biggest drops this month',
+      ADMIN.email,
+    ]);
+    // Relative ranges find anomalies: the demo data ends yesterday and its injections are recent.
+    for (const f of filters) {
+      const run = await get(`/anomalies/by-filter/${f.id}`);
+      expect(run.anomalies.length, f.name).toBeGreaterThan(0);
+    }
+    const comments = (await get(`/comments/by-dataview/${demo!.id}`)) as Array<{ text: string }>;
+    expect(comments.length).toBeGreaterThanOrEqual(2);
+  });
+
+  describe.skipIf(!hasChromium)('in chromium', () => {
+    it('signs the data user in through the form and shows Home with ranked anomalies and charts', async () => {
+      browser = await launchChromium();
+      const page = await (await browser.newContext({ viewport: { width: 1360, height: 1000 } })).newPage();
+      page.setDefaultTimeout(30_000);
+      await signIn(page, url, USER);
+      const main = page.getByRole('main');
+      await main.getByRole('heading', { name: /What changed in the last 7 days/ }).waitFor();
+      await main.getByRole('heading', { name: /Biggest drops/ }).waitFor();
+      await expect(main.getByText(`shared by ${ADMIN.email}`).count()).resolves.toBeGreaterThan(0);
+      // Ranked anomaly rows: each row's first cell opens its chart.
+      const rows = main.getByRole('button', { name: /Show chart of the .* anomaly starting/ });
+      await rows.first().waitFor();
+      expect(await rows.count()).toBeGreaterThan(3);
+      // Charts of the top series, drawn without a click.
+      const charts = main.getByRole('region', { name: 'Charts of the top anomalies' }).first();
+      const chart = charts.getByRole('img').first();
+      await chart.waitFor();
+      expect(await chart.locator('path.actual').getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);
+      // Without a language model the summary box says so and leads to Settings.
+      const noModel = main.getByText('No language model is configured').first();
+      await noModel.waitFor();
+      await expect(
+        main.getByRole('link', { name: /Settings → AI summaries/ }).count(),
+      ).resolves.toBeGreaterThan(0);
+      if (updateScreenshots) {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(screenshotsDir, 'first-run-home-data-user.png') });
+      }
+    });
+  });
+});
