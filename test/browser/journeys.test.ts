@@ -72,6 +72,7 @@ describe.skipIf(!hasChromium)(`web UI journeys on ${backendName}`, () => {
     expect(links).toEqual([
       'Home',
       'Filters',
+      'Explorer',
       'Data views',
       'Connectors',
       'Comments',
@@ -260,7 +261,11 @@ describe.skipIf(!hasChromium)(`web UI journeys on ${backendName}`, () => {
     await recipient.keyboard.type(USER.password);
     await recipient.keyboard.press('Enter');
     await nav(recipient).waitFor();
-    expect(await nav(recipient).getByRole('link').allTextContents()).toEqual(['Home', 'Comments']);
+    expect(await nav(recipient).getByRole('link').allTextContents()).toEqual([
+      'Home',
+      'Explorer',
+      'Comments',
+    ]);
     const card = recipient.getByRole('region', { name: 'Where did retail sales drop?' });
     await card.getByText(`shared by ${ADMIN.email}`).waitFor();
     // The data user sees the admin's comment on the anomaly and adds one (on an assigned view).
