@@ -4,7 +4,8 @@ import type { Database } from '../db/database';
 import { type Caller, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import { validate } from '../shared/validation';
-import { parseFilterSettings, writableFilterFields } from './parse';
+import { summaryForReader } from '../summaries/visibility';
+import { parseDataViews, parseFilterSettings, writableFilterFields } from './parse';
 import {
   deleteFilterRow,
   type FilterRow,
@@ -71,9 +72,50 @@ async function checkedSettings(db: Database, caller: Caller, body: unknown): Pro
   return writableFilterFields(definition) as FilterDefinition;
 }
 
+/**
+ * The records of filters as `caller` may see them: on a filter shared with them, only the data views they can
+ * read (`hiddenDataViews` counts the others) and a summary only when built from views they can read.
+ */
+async function recordsFor(db: Database, caller: Caller, rows: FilterRow[]): Promise<FilterRecord[]> {
+  const shared = rows.filter((r) => r.ownerId !== caller.userId);
+  if (shared.length === 0) return rows.map((r) => toFilterRecord(r, caller));
+  const readable =
+    caller.dataViews === 'all'
+      ? undefined
+      : new Set((await readableViews(db, caller)).map((v) => `${v.domain}/${v.name}`.toLowerCase()));
+  return Promise.all(
+    rows.map(async (r) => {
+      const record = toFilterRecord(r, caller);
+      if (r.ownerId === caller.userId) return record;
+      const summary = await summaryForReader(db, caller, r.id);
+      record.summary =
+        summary.text === null ? null : { text: summary.text, generatedAt: summary.generatedAt };
+      if (readable && record.dataViews) {
+        const entries = record.dataViews
+          .split(';')
+          .map((e) => e.trim())
+          .filter(Boolean);
+        const kept = entries.filter((e) => {
+          try {
+            return parseDataViews(e).every((ref) => readable.has(`${ref.domain}/${ref.name}`.toLowerCase()));
+          } catch {
+            return false;
+          }
+        });
+        if (kept.length < entries.length) {
+          record.dataViews = kept.join('; ');
+          (record as FilterRecord & { hiddenDataViews?: number }).hiddenDataViews =
+            entries.length - kept.length;
+        }
+      }
+      return record;
+    }),
+  );
+}
+
 export async function listFilters(db: Database, caller: Caller): Promise<FilterRecord[]> {
   requireRead(caller);
-  return (await listVisibleFilters(db, caller.userId)).map((r) => toFilterRecord(r, caller));
+  return recordsFor(db, caller, await listVisibleFilters(db, caller.userId));
 }
 
 /** GET /little: id, name and the comment as description. */
@@ -88,12 +130,12 @@ export async function listLittleFilters(db: Database, caller: Caller): Promise<L
 
 export async function listPinned(db: Database, caller: Caller): Promise<FilterRecord[]> {
   requireRead(caller);
-  return (await listPinnedFilters(db, caller.userId)).map((r) => toFilterRecord(r, caller));
+  return recordsFor(db, caller, await listPinnedFilters(db, caller.userId));
 }
 
 export async function getFilter(db: Database, caller: Caller, id: number): Promise<FilterRecord> {
   requireRead(caller);
-  return toFilterRecord(await loadVisibleFilter(db, caller, id), caller);
+  return (await recordsFor(db, caller, [await loadVisibleFilter(db, caller, id)]))[0];
 }
 
 /** POST /: the caller becomes the owner. */

@@ -14,6 +14,7 @@ import type { Logger } from '../shared/logger';
 import { callModel, type LlmAnswer, type LlmEndpoint } from './llm-client';
 import { type BuiltPrompt, buildPrompt, DEFAULT_PROMPT_BUDGET } from './prompt';
 import { hasEndpoint, loadEndpoint } from './settings';
+import { builtFrom, readableBy, storeRecipientSummary, summaryForReader } from './visibility';
 
 export interface SummaryDeps extends AnomalyDeps {
   db: Database;
@@ -31,17 +32,13 @@ export interface StoredSummary {
   lastError: string | null;
   /** Whether a language-model endpoint is configured (GET only): without one, refresh answers 409. */
   modelConfigured?: boolean;
+  /** Why no text is shown although a summary exists: it covers data views the reader cannot read. */
+  withheld?: string;
 }
 
-async function readStored(db: Database, filterId: number): Promise<StoredSummary> {
-  const [row] = await db.orm.select().from(filters).where(eq(filters.id, filterId));
-  return {
-    filterId,
-    text: row?.summaryText ?? null,
-    generatedAt: row?.summaryGeneratedAt?.toISOString() ?? null,
-    meta: row?.summaryMeta ?? null,
-    lastError: row?.summaryError ?? null,
-  };
+/** What `caller` sees: the owner's summary, or a recipient's own, only when built from views they can read. */
+async function readStored(db: Database, caller: Caller, filterId: number): Promise<StoredSummary> {
+  return { filterId, ...(await summaryForReader(db, caller, filterId)) };
 }
 
 /** GET /{id}/summarization: the stored text, when it was made, the answer's metadata and the last failure. */
@@ -52,7 +49,7 @@ export async function getSummary(
 ): Promise<StoredSummary> {
   requireRead(caller);
   await loadVisibleFilter(deps.db, caller, filterId);
-  return { ...(await readStored(deps.db, filterId)), modelConfigured: await hasEndpoint(deps.db) };
+  return { ...(await readStored(deps.db, caller, filterId)), modelConfigured: await hasEndpoint(deps.db) };
 }
 
 /** GET /{id}/summarization/prompt: the prompt that would be sent now, with what was left out. */
@@ -61,28 +58,38 @@ export async function getSummaryPrompt(
   caller: Caller,
   filterId: number,
   instructions?: string | null,
-): Promise<BuiltPrompt & { filterId: number }> {
+): Promise<BuiltPrompt & { filterId: number; dataViewIds: number[] }> {
   requireRead(caller);
   const row = await loadVisibleFilter(deps.db, caller, filterId);
   const definition = { ...(row.settings as unknown as FilterDefinition), name: row.name };
   const endpoint = await loadEndpoint(deps);
   const answer = await runFilterDefinition(deps, caller, definition, false);
+  // A recipient's prompt names only the data views they can read (those the run used).
+  const shown =
+    row.ownerId === caller.userId || !definition.dataViews
+      ? definition
+      : { ...definition, dataViews: answer.dataViews.map((v) => v.dataView).join('; ') };
   const built = buildPrompt({
-    filter: definition,
+    filter: shown,
     range: { dateFrom: answer.timeRange.dateFrom, dateTo: answer.timeRange.dateTo },
     anomalies: answer.anomalies,
     aggregates: answer.aggregates,
     instructions: instructions ?? definition.instructions ?? '',
     budgetChars: endpoint?.promptBudgetChars ?? DEFAULT_PROMPT_BUDGET,
   });
-  return { filterId, ...built };
+  // The caller's own visibility: a recipient's prompt holds only the data views they can read.
+  return { filterId, ...built, dataViewIds: answer.dataViews.map((v) => v.id) };
 }
 
 async function recordFailure(db: Database, filterId: number, message: string): Promise<void> {
   await db.orm.update(filters).set({ summaryError: message }).where(eq(filters.id, filterId));
 }
 
-/** POST /{id}/summarization/refresh: builds the prompt, calls the model and stores the text; on failure keeps the previous one. */
+/**
+ * POST /{id}/summarization/refresh: builds the prompt from the data views the caller can read, calls the model
+ * and stores the text; on failure keeps the previous one. The owner's refresh is the filter's summary; a
+ * recipient's is kept for that recipient only, so it never changes what the owner and the others see.
+ */
 export async function refreshSummary(
   deps: SummaryDeps,
   caller: Caller,
@@ -90,7 +97,8 @@ export async function refreshSummary(
   instructions?: string | null,
 ): Promise<StoredSummary> {
   requireRead(caller);
-  await loadVisibleFilter(deps.db, caller, filterId);
+  const row = await loadVisibleFilter(deps.db, caller, filterId);
+  const isOwner = row.ownerId === caller.userId;
   try {
     const endpoint = await loadEndpoint(deps);
     if (!endpoint) {
@@ -104,29 +112,73 @@ export async function refreshSummary(
       prompt: built.prompt,
     });
     const now = deps.clock.now();
-    await deps.db.orm
-      .update(filters)
-      .set({
-        summaryText: answer.text,
-        summaryGeneratedAt: now,
-        summaryError: null,
-        summaryMeta: {
-          ...answer.meta,
-          promptChars: built.chars,
-          anomalies: built.anomaliesIncluded,
-          aggregates: built.aggregatesIncluded,
-          leftOut: built.leftOut,
-          instructionsOverridden: instructions !== undefined && instructions !== null,
-        },
-      })
-      .where(eq(filters.id, filterId));
-    return readStored(deps.db, filterId);
+    const meta = {
+      ...answer.meta,
+      promptChars: built.chars,
+      anomalies: built.anomaliesIncluded,
+      aggregates: built.aggregatesIncluded,
+      leftOut: built.leftOut,
+      instructionsOverridden: instructions !== undefined && instructions !== null,
+      dataViewIds: built.dataViewIds,
+    };
+    if (isOwner) {
+      await deps.db.orm
+        .update(filters)
+        .set({ summaryText: answer.text, summaryGeneratedAt: now, summaryError: null, summaryMeta: meta })
+        .where(eq(filters.id, filterId));
+    } else {
+      await storeRecipientSummary(deps.db, filterId, caller.userId, {
+        text: answer.text,
+        generatedAt: now,
+        meta,
+      });
+    }
+    return readStored(deps.db, caller, filterId);
   } catch (e) {
     const message =
       e instanceof AppError ? e.message : 'The summary could not be generated (unexpected error).';
-    await recordFailure(deps.db, filterId, message);
+    if (isOwner) await recordFailure(deps.db, filterId, message);
+    else await storeRecipientSummary(deps.db, filterId, caller.userId, { error: message });
     if (!(e instanceof AppError)) deps.log?.error('summary refresh failed', { filterId, error: e });
     throw e;
+  }
+}
+
+/**
+ * The recipients of a filter who cannot read every data view of the owner's summary get one built from what they
+ * can read: generated once per distinct visibility (set of readable views) and stored for each of them.
+ */
+async function regenerateForRecipients(deps: SummaryDeps, filterId: number): Promise<void> {
+  const [owner] = await deps.db.rows<{ meta: Record<string, unknown> | string | null }>(
+    sql`SELECT summary_meta AS meta FROM filters WHERE id = ${filterId}`,
+  );
+  const meta = typeof owner?.meta === 'string' ? JSON.parse(owner.meta) : owner?.meta;
+  const ids = builtFrom(meta);
+  const shares = await deps.db.rows<{ user_id: number }>(
+    sql`SELECT user_id FROM filter_shares WHERE filter_id = ${filterId} ORDER BY user_id`,
+  );
+  const done = new Map<string, number>();
+  for (const share of shares) {
+    const recipient = await callerForUser(deps.db, Number(share.user_id));
+    if (!recipient || readableBy(recipient, ids)) continue;
+    const key =
+      recipient.dataViews === 'all' ? 'all' : [...recipient.dataViews].sort((a, b) => a - b).join(',');
+    const first = done.get(key);
+    if (first === undefined) {
+      done.set(key, recipient.userId);
+      await refreshSummary(deps, recipient, filterId).catch(() => {});
+      continue;
+    }
+    const [copy] = await deps.db.rows<{ text: string | null; at: string | Date | null; meta: unknown }>(sql`
+      SELECT summary_text AS text, summary_generated_at AS at, summary_meta AS meta
+      FROM filter_recipient_summaries WHERE filter_id = ${filterId} AND user_id = ${first}`);
+    if (copy?.text && copy.at) {
+      await storeRecipientSummary(deps.db, filterId, recipient.userId, {
+        text: copy.text,
+        generatedAt: new Date(copy.at),
+        meta: (typeof copy.meta === 'string' ? JSON.parse(copy.meta) : copy.meta) as Record<string, unknown>,
+      });
+    }
   }
 }
 
@@ -172,7 +224,11 @@ export async function regenerateSummariesForView(
       results.push({ filterId: row.id, ok: true });
     } catch (e) {
       results.push({ filterId: row.id, ok: false, error: (e as Error).message });
+      continue;
     }
+    await regenerateForRecipients(deps, row.id).catch((e) =>
+      deps.log?.warn('recipient summaries not regenerated', { filterId: row.id, error: e }),
+    );
   }
   return results;
 }

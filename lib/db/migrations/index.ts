@@ -7,6 +7,7 @@ import jobs from './0005-jobs';
 import filters from './0006-filters';
 import jobQueue from './0007-job-queue';
 import hardening from './0008-hardening';
+import recipientSummaries from './0009-recipient-summaries';
 import anomalyMeasure from './0009-anomaly-measure';
 
 export const migrations: Array<{ name: string; sql: string }> = [
@@ -18,5 +19,6 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0006-filters', sql: filters },
   { name: '0007-job-queue', sql: jobQueue },
   { name: '0008-hardening', sql: hardening },
+  { name: '0009-recipient-summaries', sql: recipientSummaries },
   { name: '0009-anomaly-measure', sql: anomalyMeasure },
 ];
