@@ -6,11 +6,13 @@ import connectorPreview from './connector-preview.schema.json' with { type: 'jso
 import cron from './cron.schema.json' with { type: 'json' };
 import dataview from './dataview.schema.json' with { type: 'json' };
 import detectorPreview from './detector-preview.schema.json' with { type: 'json' };
+import feedback from './feedback.schema.json' with { type: 'json' };
 import filter from './filter.schema.json' with { type: 'json' };
 import filterActions from './filter-actions.schema.json' with { type: 'json' };
 import filterAnswer from './filter-answer.schema.json' with { type: 'json' };
 import summarization from './summarization.schema.json' with { type: 'json' };
 import identity from './identity.schema.json' with { type: 'json' };
+import jobStatus from './job-status.schema.json' with { type: 'json' };
 
 export const allSchemas: Array<{ $id: string; [key: string]: unknown }> = [
   summarization,
@@ -25,4 +27,6 @@ export const allSchemas: Array<{ $id: string; [key: string]: unknown }> = [
   filterActions,
   filterAnswer,
   cron,
+  jobStatus,
+  feedback,
 ];

@@ -128,7 +128,9 @@ export const routes: Route[] = [
     path: `${base}/{id}/status`,
     access: 'read',
     tag,
-    summary: 'Processing status: state, tables, row counts, active and last job',
+    summary:
+      'Processing status: state, tables, estimated row counts, loaded range and counts, active jobs, the last job and the newest job of each kind (load, custom load, process) with message, rows and progress; never waits behind a load',
+    response: { status: 200, description: 'The status', schema: 'dataview-status' },
     handle: async ({ caller, params }) => getDataViewStatus(await deps(), caller, id(params)),
   },
   {

@@ -95,7 +95,9 @@ export const routes: Route[] = [
     path: '/api/v1/jobs/{id}',
     access: 'read',
     tag,
-    summary: 'One job: kind, status, attempts, times, error and detail',
+    summary:
+      'One job: kind, status, attempts, times, error, detail, message, rows and progress (shards done of total)',
+    response: { status: 200, description: 'The job', schema: 'job' },
     handle: async ({ caller, params }) =>
       getJob((await getContainer()).db, caller, intParam(params.id, 'id')),
   },
@@ -105,7 +107,8 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      'Per data view: last data import, series start and end, series, anomalies, jobs pending/running/finished/failed; with totals',
+      'Per data view: last data import, series start and end, series, anomalies, loaded rows, jobs pending/running/finished/failed, the newest job of each kind; with totals',
+    response: { status: 200, description: 'The monitoring rows', schema: 'monitoring' },
     handle: async ({ caller }) => getMonitoring(await getContainer(), caller),
   },
   {
@@ -114,6 +117,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'The monitoring row of one data view',
+    response: { status: 200, description: 'The monitoring row', schema: 'monitoring' },
     handle: async ({ caller, params }) =>
       getMonitoring(await getContainer(), caller, intParam(params.dataViewId, 'dataViewId')),
   },
