@@ -132,6 +132,34 @@ function maskNoData(
 }
 
 /**
+ * The series with each day without source data replaced by the same weekday's value a week before
+ * (already replaced when that one was missing too), or the next known one after it near the start;
+ * computed once per series (ws.imputed) for the window detectors.
+ */
+function imputeNoData(input: SeriesInput, w: SeriesWindow, ws: Workspace): Float64Array {
+  if (ws.imputedFor === input.values && ws.imputedStart === w.start && ws.imputedEnd === w.end)
+    return ws.imputed;
+  const x = input.values;
+  const present = input.present as Uint8Array;
+  const y = ws.imputed;
+  y.set(x.subarray(0, w.end));
+  for (let t = w.firstMissing; t < w.end; t++) {
+    if (present[t] !== 0) continue;
+    if (t - 7 >= w.start) {
+      y[t] = y[t - 7];
+      continue;
+    }
+    let u = t + 7;
+    while (u < w.end && present[u] === 0) u += 7;
+    y[t] = u < w.end ? x[u] : 0;
+  }
+  ws.imputedFor = input.values;
+  ws.imputedStart = w.start;
+  ws.imputedEnd = w.end;
+  return y;
+}
+
+/**
  * Runs one detector and appends its anomalies; returns the skip reason when it did not run.
  * After a run, ws.expected and ws.flags hold the per-day result (used by the preview).
  */
@@ -148,12 +176,13 @@ export function runDetector(
   if (skip !== null) return skip;
   ws.ensure(input.values.length);
   const calendar = d.params.useSpecialDates ? calendarFlags : null;
-  const special =
-    d.type !== 'gap' && input.present !== undefined && w.firstMissing < w.end
-      ? maskNoData(input.present, w, calendar, ws)
-      : calendar;
+  const missing = d.type !== 'gap' && input.present !== undefined && w.firstMissing < w.end;
+  // Window detectors read days without data as the same weekday's nearest known value (they stay
+  // on their fast paths and a missing day moves no total); day detectors see them as NO_DATA.
+  const windowed = missing && d.impl.aggregate;
+  const special = missing && !windowed ? maskNoData(input.present as Uint8Array, w, calendar, ws) : calendar;
   const runInput: RunInput = {
-    x: input.values,
+    x: windowed ? imputeNoData(input, w, ws) : input.values,
     present: input.present,
     special,
     start: w.start,
@@ -210,6 +239,7 @@ export function detectSeries(
     ctx.calendar && resolved.some((d) => d.params.useSpecialDates)
       ? alignCalendar(ctx.calendar, input.dayIndex0, input.values.length)
       : null;
+  ws.imputedFor = null;
   for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   return out;
 }
@@ -261,6 +291,7 @@ export function detectShard(
       cardinality: row(shard.cardinality, s),
     };
     const w = seriesWindow(input, ctx);
+    ws.imputedFor = null;
     for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   }
   return out;

@@ -16,6 +16,11 @@ export class Workspace {
   clean = new Float64Array(0);
   /** A detector's calendar flags with NO_DATA on the series' days without source data. */
   mask = new Uint8Array(0);
+  /** The series with days without data imputed, for the window detectors (see detect.ts). */
+  imputed = new Float64Array(0);
+  imputedFor: Float64Array | null = null;
+  imputedStart = -1;
+  imputedEnd = -1;
   /** All zeros: the actual values of missing days. */
   zeros = new Float64Array(0);
   /** Prefix sums for segment statistics. */
@@ -49,6 +54,8 @@ export class Workspace {
     this.clean = new Float64Array(cap);
     this.zeros = new Float64Array(cap);
     this.mask = new Uint8Array(cap);
+    this.imputed = new Float64Array(cap);
+    this.imputedFor = null;
     this.prefixA = new Float64Array(cap + 1);
     this.prefixB = new Float64Array(cap + 1);
     this.prefixC = new Float64Array(cap + 1);

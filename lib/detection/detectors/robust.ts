@@ -120,6 +120,8 @@ function weeksOf(window: number): number {
 function spikeFlag(r: number, exp: number, win: SortedWindow, threshold: number): number {
   // At least 1 % of the level and, for counts, the Poisson noise sqrt(expected).
   const floor = Math.max(MIN_RELATIVE_SCALE * Math.abs(exp), Math.sqrt(Math.abs(exp)));
+  // Within the floor's band no scale can make it a spike: no need to look at the window.
+  if (Math.abs(r) <= threshold * floor) return 0;
   const most = Math.max(TRIMMED_MEAN_TO_SIGMA * win.mean() * (1 + 1e-9), floor, 1e-9);
   if (Math.abs(r) > threshold * most * (1 + 1e-9)) return r > 0 ? 1 : -1;
   let scale = TRIMMED_MEAN_TO_SIGMA * win.lowerMean(TRIM);
