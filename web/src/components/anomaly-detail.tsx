@@ -38,6 +38,7 @@ async function loadSeries(a: Anomaly): Promise<{ points: SeriesPoint[]; partial:
     dateFrom: addDays(a.startDate, -BEFORE),
     dateTo: addDays(a.endDate, AFTER),
     type: a.type,
+    ...(a.measure === 'count' ? { measure: 'count' } : {}),
   });
   try {
     const r = await api<SeriesAnswer>('GET', `/dataviews/${a.dataViewId}/series/${a.seriesId}${query}`);
@@ -59,7 +60,9 @@ export function AnomalyDetail({
   const series = useLoad(() => loadSeries(anomaly), [anomaly.dataViewId, anomaly.seriesId, anomaly.id]);
   const [comments, setComments] = useState<Comment[]>(anomaly.comments ?? []);
   const [adding, setAdding] = useState(false);
-  const label = `${anomaly.type} anomaly of ${anomaly.dataView}, ${categoriesText(anomaly.categories)}, ${anomaly.startDate} to ${anomaly.endDate}: actual ${fmt(anomaly.actualValue)}, expected ${fmt(anomaly.predictedValue)}`;
+  const types = anomaly.types?.length ? anomaly.types.join(' + ') : anomaly.type;
+  const measure = anomaly.measure === 'count' ? 'count' : 'value';
+  const label = `${types} anomaly (${measure}) of ${anomaly.dataView}, ${categoriesText(anomaly.categories)}, ${anomaly.startDate} to ${anomaly.endDate}: actual ${fmt(anomaly.actualValue)}, expected ${fmt(anomaly.predictedValue)}`;
   return (
     <div className="anomaly-detail">
       {series.loading && !series.data && <Loading what="Loading the series" />}
@@ -83,8 +86,25 @@ export function AnomalyDetail({
       <p>
         Expected <strong>{fmt(anomaly.predictedValue)}</strong>, actual{' '}
         <strong>{fmt(anomaly.actualValue)}</strong> over {anomaly.duration} day
-        {anomaly.duration === 1 ? '' : 's'} ({anomaly.startDate} – {anomaly.endDate}).
+        {anomaly.duration === 1 ? '' : 's'} ({anomaly.startDate} – {anomaly.endDate}), on the {measure}{' '}
+        measure.
+        {anomaly.types && anomaly.types.length > 1 && (
+          <>
+            {' '}
+            Flagged by {anomaly.types.join(', ')}; the figures are those of {anomaly.type}.
+          </>
+        )}
       </p>
+      {anomaly.members && anomaly.members.length > 1 && (
+        <ul className="event-members">
+          {anomaly.members.map((m) => (
+            <li key={m.id}>
+              {m.type}: {m.startDate} – {m.endDate}, actual {fmt(m.actualValue)}, expected{' '}
+              {fmt(m.predictedValue)}, SIN {fmt(m.sin)}
+            </li>
+          ))}
+        </ul>
+      )}
       <h4>Comments</h4>
       {comments.length === 0 && <p className="muted">No comments match this anomaly yet.</p>}
       <ul className="comments">

@@ -44,6 +44,14 @@ export function RankingFields({ v, set, num, err }: Props) {
             />{' '}
             Split by type
           </label>
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={v.mergeEvents ?? false}
+              onChange={(e) => set('mergeEvents', e.target.checked)}
+            />{' '}
+            One row per event (types of one series and measure on overlapping days together)
+          </label>
         </div>
       </fieldset>
 

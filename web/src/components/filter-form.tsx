@@ -29,6 +29,7 @@ export function FilterForm({ value: v, onChange, error, dataViews }: Props) {
   const knownTypes = new Set(ANOMALY_TYPES.map((t) => t.toLowerCase()));
   const otherTypes = types.filter((t) => !knownTypes.has(t.toLowerCase()));
   const results = splitList(v.anomalyResult);
+  const measures = splitList(v.measures ?? '').map((m) => m.toLowerCase());
   const toggle = (list: string[], item: string, on: boolean) =>
     on ? [...list, item] : list.filter((x) => x !== item);
 
@@ -156,6 +157,29 @@ export function FilterForm({ value: v, onChange, error, dataViews }: Props) {
             </label>
           ))}
         </fieldset>
+        <fieldset className="checks">
+          <legend>Measures</legend>
+          {[
+            ['value', 'Value'],
+            ['count', 'Count'],
+          ].map(([m, label]) => (
+            <label key={m}>
+              <input
+                type="checkbox"
+                checked={measures.length === 0 || measures.includes(m)}
+                onChange={(e) => {
+                  const current = measures.length === 0 ? ['value', 'count'] : measures;
+                  const next = toggle(current, m, e.target.checked);
+                  set(
+                    'measures',
+                    ['value', 'count'].filter((x) => next.includes(x)).join(';') || 'value;count',
+                  );
+                }}
+              />{' '}
+              {label}
+            </label>
+          ))}
+        </fieldset>
         <Field
           label="Categories filter"
           errors={err('categoriesFilter')}
@@ -215,6 +239,7 @@ export const FILTER_FORM_PATHS = [
   'dataViews',
   'anomalyTypes',
   'categoriesFilter',
+  'measures',
   'sortBy',
   'limit',
   'aggregationMode',

@@ -9,6 +9,13 @@ import { Badge } from './ui';
 
 const key = (a: Anomaly) => `${a.dataViewId}:${a.id}`;
 
+/** The type, or for an event every type that flagged it (once per event, the strongest first). */
+export const typesText = (a: Pick<Anomaly, 'type' | 'types'>) =>
+  a.types?.length ? a.types.join(' + ') : a.type;
+
+/** `count` is marked; the value measure is the usual case. */
+export const measureText = (m: Anomaly['measure']) => (m === 'count' ? 'count' : 'value');
+
 interface Column {
   label: string;
   num?: boolean;
@@ -21,7 +28,8 @@ interface Column {
 
 // The first column (start date, which opens the chart) is drawn separately.
 const COLUMNS: Column[] = [
-  { label: 'Type', compact: true, sortKey: 'type', cell: (a) => a.type },
+  { label: 'Type', compact: true, sortKey: 'type', cell: (a) => typesText(a) },
+  { label: 'Measure', compact: true, sortKey: 'measure', cell: (a) => measureText(a.measure) },
   { label: 'Data view', sortKey: 'dataView', cell: (a) => a.dataView },
   { label: 'Categories', compact: true, cell: (a) => categoriesText(a.categories) },
   { label: 'Duration', num: true, compact: true, sortKey: 'duration', cell: (a) => a.duration },
@@ -123,7 +131,7 @@ export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) 
                       type="button"
                       className="link"
                       aria-expanded={isOpen}
-                      aria-label={`${isOpen ? 'Hide' : 'Show'} chart of the ${a.type} anomaly starting ${a.startDate} (${categoriesText(a.categories)})`}
+                      aria-label={`${isOpen ? 'Hide' : 'Show'} chart of the ${typesText(a)} anomaly (${measureText(a.measure)}) starting ${a.startDate} (${categoriesText(a.categories)})`}
                       onClick={() => toggle(k)}
                     >
                       {isOpen ? '▾' : '▸'} {a.startDate}
@@ -165,6 +173,7 @@ export function AggregateTable({ aggregates }: { aggregates: Aggregate[] }) {
           <tr>
             <th scope="col">Start date</th>
             <th scope="col">Types</th>
+            <th scope="col">Measure</th>
             <th scope="col">Data view</th>
             <th scope="col" className="num">
               N
@@ -201,6 +210,7 @@ export function AggregateTable({ aggregates }: { aggregates: Aggregate[] }) {
                   </button>
                 </td>
                 <td>{g.types.join(', ')}</td>
+                <td>{measureText(g.measure)}</td>
                 <td>{g.dataView}</td>
                 <td className="num">{g.n}</td>
                 <td className="num">{g.duration}</td>

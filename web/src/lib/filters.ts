@@ -67,11 +67,15 @@ export const NEW_FILTER: FilterSettings = {
   changeTo: null,
   sharePctFrom: null,
   sharePctTo: null,
+  measures: 'value;count',
+  // Filters created here show each event once; the API's default (absent) is off.
+  mergeEvents: true,
 };
 
 /** The writable settings of a stored filter (read-only fields dropped, missing ones defaulted). */
 export function settingsOf(f: Partial<Filter>): FilterSettings {
-  const out = { ...NEW_FILTER };
+  // A stored filter saved before mergeEvents existed keeps one record per type.
+  const out = { ...NEW_FILTER, ...(f.id !== undefined ? { mergeEvents: false } : {}) };
   for (const k of Object.keys(NEW_FILTER) as Array<keyof FilterSettings>) {
     if (f[k] !== undefined) (out as Record<string, unknown>)[k] = f[k];
   }

@@ -95,7 +95,11 @@ export interface Anomaly {
   dataViewId: number;
   dataView: string;
   seriesId: number;
+  /** The measure the anomaly is on: the view's value or its count. */
+  measure?: 'value' | 'count';
   type: string;
+  /** Events (filter setting mergeEvents): every type that flagged it, the strongest first. */
+  types?: string[];
   startDate: string;
   endDate: string;
   duration: number;
@@ -111,11 +115,14 @@ export interface Anomaly {
   sin: number | null;
   sim: number | null;
   comments: Comment[];
+  /** Events, when asked for (members=true): the merged records, strongest first. */
+  members?: Anomaly[];
 }
 
 export interface Aggregate {
   id: string;
   dataView: string;
+  measure?: 'value' | 'count';
   result: 'Positive' | 'Negative';
   startDate: string;
   endDate: string;
@@ -168,6 +175,10 @@ export interface FilterSettings {
   changeTo: number | null;
   sharePctFrom: number | null;
   sharePctTo: number | null;
+  /** `value`, `count` or both separated by ';'. */
+  measures: string;
+  /** One record per event (same series, measure and result, overlapping dates) with its types. */
+  mergeEvents: boolean;
 }
 
 export interface Filter extends FilterSettings {
