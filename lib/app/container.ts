@@ -1,5 +1,6 @@
 /** The composition root: builds each adapter once per process from the config; tests install their own. */
 import { type Config, ConfigError, config as loadConfig } from '../config/config';
+import { resolveRuntimeSecrets } from '../config/runtime-secrets';
 import { connectDatabase } from '../db/connect';
 import type { Database } from '../db/database';
 import { TokenService } from '../identity/tokens';
@@ -33,14 +34,20 @@ function secretStoreFor(cfg: Config): SecretStore {
 
 let current: Promise<Container> | undefined;
 
-export async function buildContainer(cfg: Config, overrides: Partial<Container> = {}): Promise<Container> {
-  setLogLevel(cfg.logLevel);
+export async function buildContainer(given: Config, overrides: Partial<Container> = {}): Promise<Container> {
+  setLogLevel(given.logLevel);
+  // AWS: the database credentials and the token secret are read from Secrets Manager here (cached).
+  const runtime = await resolveRuntimeSecrets(given);
+  const cfg = runtime.config;
   const db =
     overrides.db ??
     (await connectDatabase({
       databaseUrl: cfg.databaseUrl,
       pgliteDir: cfg.databaseUrl ? undefined : `${cfg.dataDir}/service-db`,
       migrate: !cfg.databaseUrl,
+      maxConnections: cfg.database?.maxConnections,
+      prepare: cfg.database?.prepare,
+      password: runtime.databasePassword,
     }));
   const tokens =
     overrides.tokens ??

@@ -9,10 +9,27 @@ export interface Config {
   dataDir: string;
   /** postgres:// URL of the service database; absent means in-process PGlite in dataDir (tests, tools). */
   databaseUrl?: string;
+  /**
+   * How the service database is reached. On AWS the credentials come at run time from a Secrets Manager
+   * secret (`secretId`, the RDS form {username, password, host, port, dbname}) and `host` names the RDS
+   * Proxy endpoint; `maxConnections` is the postgres.js pool per container; `prepare: false` avoids named
+   * prepared statements, which would pin every client connection to one database connection in the proxy.
+   */
+  database: {
+    secretId?: string;
+    host?: string;
+    sslmode: 'disable' | 'prefer' | 'require' | 'verify-full';
+    maxConnections: number;
+    prepare: boolean;
+  };
+  /** Runtime secrets (DATABASE_SECRET_ID, JWT_SECRET_ID) are cached this long before being read again. */
+  secretsCacheSeconds: number;
   timeZone: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   auth: {
     jwtSecret?: string;
+    /** Secrets Manager id of the token signing secret, read at run time (AWS); JWT_SECRET wins when both are set. */
+    jwtSecretId?: string;
     tokenTtlSeconds: number;
     oidcIssuer?: string;
     oidcJwksUrl?: string;
@@ -44,8 +61,8 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'ConfigError';
   }
 }
@@ -106,10 +123,24 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 3000, 1, 65535),
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? 'data'),
     databaseUrl: databaseUrl(env),
+    database: {
+      secretId: str(env, 'DATABASE_SECRET_ID'),
+      host: str(env, 'DATABASE_HOST'),
+      sslmode: oneOf(
+        env,
+        'DATABASE_SSLMODE',
+        ['disable', 'prefer', 'require', 'verify-full'] as const,
+        'require',
+      ),
+      maxConnections: int(env, 'DATABASE_MAX_CONNECTIONS', 5, 1, 100),
+      prepare: oneOf(env, 'DATABASE_PREPARE', ['on', 'off'] as const, 'on') === 'on',
+    },
+    secretsCacheSeconds: int(env, 'SECRETS_CACHE_SECONDS', 300, 0, 86_400),
     timeZone: timeZone(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
     auth: {
       jwtSecret: str(env, 'JWT_SECRET'),
+      jwtSecretId: str(env, 'JWT_SECRET_ID'),
       tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 8 * 3600, 60, 30 * 24 * 3600),
       oidcIssuer: str(env, 'OIDC_ISSUER'),
       oidcJwksUrl: str(env, 'OIDC_JWKS_URL'),

@@ -1,14 +1,40 @@
 /** Opens the service database: postgres.js when a URL is given, otherwise PGlite in a folder (or in memory). */
-import { wrapOrm, type Database, type Orm } from './database';
+import { type Database, type Orm, wrapOrm } from './database';
 import { migrate } from './migrate';
 
 export interface ConnectOptions {
   databaseUrl?: string;
   /** PGlite data folder; `memory://` or undefined keeps it in memory. */
   pgliteDir?: string;
-  /** Pool size for postgres.js. */
+  /**
+   * Pool size for postgres.js (default 5). On AWS every container is one request or job at a time, so
+   * the stage sets 1 (HTTP) or 2 (workers): the database sees at most reserved concurrency × this.
+   */
   maxConnections?: number;
+  /**
+   * Named prepared statements (default on). Off behind RDS Proxy: a prepared statement pins the client
+   * to one database connection, which defeats the proxy's multiplexing.
+   */
+  prepare?: boolean;
+  /** Read for every new connection (a rotated password is picked up); otherwise the URL's password. */
+  password?: () => Promise<string>;
   migrate?: boolean;
+}
+
+/** postgres.js settings of the service pool (exported for the deploy test of the sizing). */
+export function poolOptions(opts: ConnectOptions) {
+  return {
+    max: opts.maxConnections ?? 5,
+    prepare: opts.prepare ?? true,
+    onnotice: () => {},
+    // Idle connections close after 20 s: a frozen Lambda container gives its connection back soon,
+    // and a connection pinned in the proxy is released.
+    idle_timeout: 20,
+    // Recycle long-lived connections (e.g. after a password rotation or a proxy failover).
+    max_lifetime: 30 * 60,
+    connect_timeout: 10,
+    ...(opts.password ? { pass: opts.password } : {}),
+  };
 }
 
 export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
@@ -16,12 +42,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
-    const client = postgres(opts.databaseUrl, {
-      max: opts.maxConnections ?? 5,
-      onnotice: () => {},
-      idle_timeout: 20,
-      connect_timeout: 10,
-    });
+    const client = postgres(opts.databaseUrl, poolOptions(opts) as Parameters<typeof postgres>[1]);
     db = wrapOrm('postgres', drizzle(client) as unknown as Orm, () => client.end({ timeout: 5 }));
   } else {
     const { PGlite } = await import('@electric-sql/pglite');

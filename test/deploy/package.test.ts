@@ -185,7 +185,10 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     const prefix = renderedEnvironment(functions[0][1]).SECRETS_PREFIX;
     expect(prefix).toBe(`anomaly-monitor/${STAGE}/secrets/`);
     let granted = 0;
-    for (const [id, role] of resourcesOf(pkg.template, 'AWS::IAM::Role')) {
+    // The proxy's own role (it logs in to the database) is checked with the proxy.
+    for (const [id, role] of resourcesOf(pkg.template, 'AWS::IAM::Role').filter(
+      ([i]) => i !== 'DatabaseProxyRole',
+    )) {
       for (const s of statementsOf(role).filter((s) =>
         s.Action.some((a) => a.startsWith('secretsmanager:')),
       )) {
@@ -196,7 +199,14 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
         ).toEqual([]);
         for (const resource of s.Resource) {
           expect(resource, id).not.toBe('*');
-          expect((resource as Json)['Fn::Sub'], id).toMatch(new RegExp(`:secret:${prefix}\\*$`));
+          const runtime =
+            refTarget(resource) === 'JwtSecret' ||
+            String((resource as Json)['Fn::Sub']).endsWith(
+              `:secret:anomaly-monitor/${STAGE}/database-??????`,
+            );
+          // The runtime secrets are only read; everything else stays under the connector prefix.
+          if (runtime) expect(s.Action, id).toEqual(['secretsmanager:GetSecretValue']);
+          else expect((resource as Json)['Fn::Sub'], id).toMatch(new RegExp(`:secret:${prefix}\\*$`));
         }
       }
     }
@@ -226,31 +236,107 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     }
   });
 
-  it('gives the migrate task a role that only writes logs', () => {
+  it('gives the migrate task a role that only writes logs and reads the database credentials', () => {
     for (const id of ['MigrateLambdaFunction']) {
       const actions = statementsOf(resources[roleOf(resources[id])]).flatMap((s) =>
         s.Action.filter((a) => !a.startsWith('ec2:')),
       );
-      expect(new Set(actions), id).toEqual(new Set(['logs:CreateLogStream', 'logs:PutLogEvents']));
+      expect(new Set(actions), id).toEqual(
+        new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'secretsmanager:GetSecretValue']),
+      );
     }
   });
 
-  it('reads the database URL and the JWT secret at deploy time, never from the packaging shell', () => {
+  it('reads the database credentials and the token secret at run time, never from the environment or the shell', () => {
     for (const [id, fn] of functions) {
       const vars = fn.Properties.Environment.Variables;
-      expect(vars.DATABASE_URL, id).toBe(`{{resolve:secretsmanager:anomaly-monitor/${STAGE}/database-url}}`);
-      expect(JSON.stringify(vars.JWT_SECRET), id).toContain('{{resolve:secretsmanager:');
-      expect(refTarget(vars.JWT_SECRET['Fn::Join'][1][1]), id).toBe('JwtSecret');
+      expect(vars.DATABASE_URL, id).toBe('');
+      expect(vars.JWT_SECRET, id).toBe('');
+      expect(vars.DATABASE_SECRET_ID, id).toBe(`anomaly-monitor/${STAGE}/database`);
+      const role = statementsOf(resources[roleOf(fn)]).filter((s) =>
+        s.Action.includes('secretsmanager:GetSecretValue'),
+      );
+      const readable = role.flatMap((s) => s.Resource);
+      expect(
+        readable.some((r) =>
+          String((r as Json)['Fn::Sub']).endsWith(`:secret:anomaly-monitor/${STAGE}/database-??????`),
+        ),
+        id,
+      ).toBe(true);
+      // The token secret only for the HTTP functions, which check tokens; the others cannot read it.
+      const checksTokens = roleOf(fn) === 'ApiRole';
+      expect(vars.JWT_SECRET_ID === '' ? undefined : refTarget(vars.JWT_SECRET_ID), id).toBe(
+        checksTokens ? 'JwtSecret' : undefined,
+      );
+      expect(
+        readable.some((r) => refTarget(r) === 'JwtSecret'),
+        id,
+      ).toBe(checksTokens);
     }
     const text = JSON.stringify(pkg.template);
+    expect(text).not.toContain('{{resolve:');
     for (const value of Object.values(shellSentinels)) expect(text).not.toContain(value);
+  });
+
+  it('puts RDS Proxy in front of the database when the stage has one, with TLS and the secret', () => {
+    const proxy = resources.DatabaseProxy;
+    expect(proxy.Type).toBe('AWS::RDS::DBProxy');
+    expect(proxy.Condition).toBe('UseProxy');
+    expect(proxy.Properties).toMatchObject({ EngineFamily: 'POSTGRESQL', RequireTLS: true });
+    expect(proxy.Properties.Auth).toEqual([
+      expect.objectContaining({ AuthScheme: 'SECRETS', IAMAuth: 'DISABLED' }),
+    ]);
+    const targets = resources.DatabaseProxyTargets;
+    expect(targets.Condition).toBe('UseProxy');
+    expect(refTarget(targets.Properties.DBProxyName)).toBe('DatabaseProxy');
+    expect(targets.Properties.ConnectionPoolConfigurationInfo.MaxConnectionsPercent).toBeLessThanOrEqual(90);
+    // The proxy's role reads only the database secret.
+    const proxyRole = statementsOf(resources[refTarget(proxy.Properties.RoleArn) as string]);
+    expect(proxyRole.flatMap((s) => s.Action)).toEqual(['secretsmanager:GetSecretValue']);
+    expect(proxyRole[0].Resource).toEqual(proxy.Properties.Auth.map((a: Json) => a.SecretArn));
+    // Every function connects to the proxy's endpoint when there is one.
+    for (const [id, fn] of functions) {
+      const host = fn.Properties.Environment.Variables.DATABASE_HOST['Fn::If'];
+      expect(host?.[0], id).toBe('UseProxy');
+      expect(host[1], id).toEqual({ 'Fn::GetAtt': ['DatabaseProxy', 'Endpoint'] });
+      expect(fn.Properties.Environment.Variables.DATABASE_PREPARE, id).toBe('off');
+    }
+  });
+
+  it('bounds the database connections: reserved concurrency times the pool of each function', () => {
+    let total = 0;
+    const rows: string[] = [];
+    for (const [id, fn] of functions) {
+      const reserved = fn.Properties.ReservedConcurrentExecutions;
+      const pool = Number(fn.Properties.Environment.Variables.DATABASE_MAX_CONNECTIONS);
+      expect(reserved, id).toBeGreaterThanOrEqual(1);
+      expect(pool, id).toBeLessThanOrEqual(roleOf(fn) === 'ApiRole' ? 1 : 2);
+      total += reserved * pool;
+      rows.push(`${id.replace(/LambdaFunction$/, '')} ${reserved}×${pool}`);
+    }
+    console.info(`database connections at most ${total}: ${rows.join(', ')}`);
+    // docs/deploy.md sizes the database (or the proxy's share of it) for this figure.
+    expect(total).toBeLessThanOrEqual(160);
+    for (const m of mappings) {
+      const fn = functionOf(m);
+      if (m.ScalingConfig?.MaximumConcurrency) {
+        expect(m.ScalingConfig.MaximumConcurrency).toBeLessThanOrEqual(
+          fn.Properties.ReservedConcurrentExecutions,
+        );
+      }
+    }
   });
 
   it('configures every function for SQS queues and Secrets Manager', () => {
     for (const [id, fn] of functions) {
       const cfg = loadConfig(renderedEnvironment(fn));
       expect(cfg.stage, id).toBe('aws');
-      expect(cfg.databaseUrl, id).toBeDefined();
+      expect(cfg.databaseUrl, id).toBeUndefined();
+      expect(cfg.database, id).toMatchObject({
+        secretId: `anomaly-monitor/${STAGE}/database`,
+        prepare: false,
+        sslmode: 'require',
+      });
       expect(cfg.queue.backend, id).toBe('sqs');
       expect(Object.keys(cfg.queue.queueUrls).sort(), id).toEqual([...jobQueues].sort());
       expect(cfg.secrets, id).toMatchObject({
