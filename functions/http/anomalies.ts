@@ -5,6 +5,7 @@ import { getContainer } from '../../lib/app/container';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { HttpResult, type Route } from '../../lib/http/router';
+import { routes as feedbackRoutes } from './feedback';
 
 const deps = async (): Promise<AnomalyDeps> => {
   const c = await getContainer();
@@ -48,6 +49,7 @@ export const routes: Route[] = [
     handle: async ({ caller, body, query }) =>
       queryAnomalies(await deps(), caller, body, membersParam(query)),
   },
+  ...feedbackRoutes,
 ];
 
 export const handler = httpHandler(routes);

@@ -2,6 +2,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { categoryColumn, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
+import { notDismissedCondition } from '../feedback/records';
 import { addDays } from '../filters/time-range';
 import type {
   AnomalyMeasure,
@@ -131,7 +132,8 @@ export async function readViewAnomalies(
   const categories = categoryColumns(view.categories, settings.categories);
   if (!categories) return [];
   if (span === null) return [];
-  const where = whereClause(view.schema, window, settings, categories, addDays(window.dateFrom, -span));
+  const selected = whereClause(view.schema, window, settings, categories, addDays(window.dateFrom, -span));
+  const where = settings.hideDismissed ? sql`${selected} AND ${notDismissedCondition(view.id)}` : selected;
   const catColumns = view.categories.length
     ? sql.raw(view.categories.map((name, i) => `, m.${categoryColumn(name)} AS c${i}`).join(''))
     : sql``;

@@ -14,6 +14,7 @@ import type {
   TimeRangePreset,
 } from '../filters/types';
 import type { Clock } from '../shared/clock';
+import { withFeedback } from '../feedback/records';
 import { readComments } from './comments';
 import { readableViews, resolveViews, type ViewTarget } from './data-views';
 import { type ReadMode, readSpans, readViewAnomalies } from './query';
@@ -141,11 +142,12 @@ export async function runFilterDefinition(
     ),
   );
   const ranked = runFilter(perView.flat(), settings);
-  const run = await withComments(
+  const commented = await withComments(
     deps.db,
     targets.map((v) => v.id),
     options.members ? ranked : stripMembers(ranked),
   );
+  const run = await withFeedback(deps.db, commented);
   const answer: FilterAnswer = {
     timeRange: { preset: settings.timeRange, ...window },
     dataViews: targets.map((v) => ({ id: v.id, dataView: v.label })),

@@ -56,6 +56,8 @@ export interface AnomalyRecord {
   types?: string[];
   /** Only on an event, and only when asked for (`members=true`): the merged records, strongest first. */
   members?: AnomalyRecord[];
+  /** Feedback on the record's stable key (docs/feedback.md); null when none. Set by lib/feedback/records.ts. */
+  feedback?: import('../feedback/types').RecordFeedback | null;
 }
 
 export const TIME_RANGE_PRESETS = [
@@ -124,6 +126,8 @@ export interface FilterDefinition {
   measures: string;
   /** One record per event: the same series, measure and result with overlapping dates (docs/filters.md). */
   mergeEvents: boolean;
+  /** Leave out records marked expected or not an anomaly (docs/feedback.md); default off. */
+  hideDismissed?: boolean;
   /** Only with timeRange Custom (then required). */
   dateFrom?: string | null;
   dateTo?: string | null;
@@ -156,6 +160,8 @@ export interface SelectionSettings {
   /** Applies to |change|. */
   change: NumericBound;
   sharePct: NumericBound;
+  /** Leave out records marked expected or not an anomaly (docs/feedback.md). */
+  hideDismissed?: boolean;
 }
 
 export interface RankSettings {

@@ -45,6 +45,11 @@ export function anomalyLine(a: AnomalyRecord): string {
       `    comment by ${c.email} (${c.dateFrom}..${c.dateTo}, ${cats(c.categories)}): ${c.text.replace(/\s+/g, ' ')}`,
     );
   }
+  if (a.feedback) {
+    const label = a.feedback.status === 'not-anomaly' ? 'not an anomaly' : a.feedback.status;
+    const note = a.feedback.note ? `: ${a.feedback.note.replace(/\s+/g, ' ')}` : '';
+    lines.push(`    feedback by ${a.feedback.email}: ${label}${note}`);
+  }
   return lines.join('\n');
 }
 

@@ -9,6 +9,7 @@ import jobQueue from './0007-job-queue';
 import hardening from './0008-hardening';
 import recipientSummaries from './0009-recipient-summaries';
 import anomalyMeasure from './0009-anomaly-measure';
+import feedbackAlerts from './0010-feedback-alerts';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -21,4 +22,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0008-hardening', sql: hardening },
   { name: '0009-recipient-summaries', sql: recipientSummaries },
   { name: '0009-anomaly-measure', sql: anomalyMeasure },
+  { name: '0010-feedback-alerts', sql: feedbackAlerts },
 ];

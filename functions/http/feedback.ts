@@ -1,0 +1,63 @@
+/** Feedback on anomaly records (docs/feedback.md); served by the anomalies function (its prefix). */
+import { getContainer } from '../../lib/app/container';
+import {
+  deleteFeedback,
+  type FeedbackInput,
+  getFeedback,
+  listFeedback,
+  putFeedback,
+} from '../../lib/feedback/service';
+import { intParam, optionalInt } from '../../lib/http/params';
+import { noContent, type Route } from '../../lib/http/router';
+
+const db = async () => (await getContainer()).db;
+const base = '/api/v1/anomalies/feedback';
+const tag = 'Feedback';
+
+export const routes: Route[] = [
+  {
+    method: 'GET',
+    path: base,
+    access: 'read',
+    tag,
+    summary:
+      'Feedback on records of the data views the caller can read: ?dataViewId=&seriesId=&status=confirmed|expected|not-anomaly',
+    handle: async ({ caller, query }) =>
+      listFeedback(await db(), caller, {
+        dataViewId: optionalInt(query.dataViewId, 'dataViewId'),
+        seriesId: optionalInt(query.seriesId, 'seriesId'),
+        status: query.status === '' ? undefined : query.status,
+      }),
+  },
+  {
+    method: 'PUT',
+    path: base,
+    access: 'read',
+    tag,
+    summary:
+      'Mark a record confirmed, expected or not-anomaly (optional note) by its stable key {dataViewId, seriesId, measure, type, startDate}; the author or an admin may change it',
+    body: 'feedback-put',
+    response: { status: 200, description: 'The stored feedback' },
+    handle: async ({ caller, body }) => putFeedback(await db(), caller, body as FeedbackInput),
+  },
+  {
+    method: 'GET',
+    path: `${base}/{id}`,
+    access: 'read',
+    tag,
+    summary: 'One feedback',
+    handle: async ({ caller, params }) => getFeedback(await db(), caller, intParam(params.id, 'id')),
+  },
+  {
+    method: 'DELETE',
+    path: `${base}/{id}`,
+    access: 'read',
+    tag,
+    summary: 'Remove a feedback (its author or an admin)',
+    response: { status: 204, description: 'Removed' },
+    handle: async ({ caller, params }) => {
+      await deleteFeedback(await db(), caller, intParam(params.id, 'id'));
+      return noContent();
+    },
+  },
+];

@@ -1,0 +1,147 @@
+/**
+ * Feedback use cases: any caller who can read a data view marks a record of it confirmed, expected or not an
+ * anomaly (with an optional note); the author (or an administrator) changes or removes it. Invisible views are 404.
+ */
+import { sql } from 'drizzle-orm';
+import { ident } from '../dataset/ddl';
+import type { Database } from '../db/database';
+import {
+  assertDataViewVisible,
+  type Caller,
+  isAdmin,
+  requireRead,
+  visibleDataViewIds,
+} from '../identity/caller';
+import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
+import {
+  deleteFeedbackRow,
+  type FeedbackRow,
+  findFeedbackById,
+  findFeedbackByKey,
+  selectFeedback,
+  upsertFeedback,
+} from './repository';
+import { FEEDBACK_STATUSES, type FeedbackKey, type FeedbackRecord, type FeedbackStatus } from './types';
+
+/** The body of PUT /anomalies/feedback (schema `feedback-put`). */
+export interface FeedbackInput extends FeedbackKey {
+  status: FeedbackStatus;
+  note?: string;
+}
+
+function toRecord(r: FeedbackRow): FeedbackRecord {
+  const { userId: _u, ...rest } = r;
+  return rest;
+}
+
+const notFound = (what: string) => new NotFoundError(`${what} was not found.`);
+
+/** The current anomaly of a key in the view's all_anomalies (its end date), or undefined. */
+async function currentAnomaly(db: Database, k: FeedbackKey): Promise<{ endDate: string } | undefined> {
+  const [view] = await db.rows<{ schema_name: string | null; deployed: boolean }>(
+    sql`SELECT schema_name, deployed FROM data_views WHERE id = ${k.dataViewId}`,
+  );
+  if (!view?.schema_name || !view.deployed) return undefined;
+  const [row] = await db.rows<{ end_date: string }>(sql`
+    SELECT end_date::text AS end_date FROM ${sql.raw(`${ident(view.schema_name)}.all_anomalies`)}
+    WHERE series_id = ${k.seriesId} AND coalesce(measure, 'value') = ${k.measure} AND type = ${k.type}
+      AND start_date = ${k.startDate}::date
+    LIMIT 1`);
+  return row ? { endDate: row.end_date } : undefined;
+}
+
+function mayChange(caller: Caller, row: FeedbackRow): boolean {
+  return isAdmin(caller) || row.userId === caller.userId;
+}
+
+/** PUT /anomalies/feedback: gives or changes the feedback on a record's key; 404 unless the record exists now. */
+export async function putFeedback(
+  db: Database,
+  caller: Caller,
+  input: FeedbackInput,
+): Promise<FeedbackRecord> {
+  requireRead(caller);
+  if (!FEEDBACK_STATUSES.includes(input.status))
+    throw ValidationError.field('status', `must be one of ${FEEDBACK_STATUSES.join(', ')}`);
+  assertDataViewVisible(caller, input.dataViewId);
+  const key: FeedbackKey = {
+    dataViewId: input.dataViewId,
+    seriesId: input.seriesId,
+    measure: input.measure ?? 'value',
+    type: input.type,
+    startDate: input.startDate,
+  };
+  const existing = await findFeedbackByKey(db, key);
+  if (existing && !mayChange(caller, existing)) {
+    throw new ForbiddenError(
+      `Feedback on this record was given by ${existing.email}; only they or an administrator can change it.`,
+    );
+  }
+  const anomaly = await currentAnomaly(db, key);
+  // Feedback that exists may be changed even when a re-detection no longer reports the record.
+  if (!anomaly && !existing)
+    throw notFound(
+      `Anomaly (data view ${key.dataViewId}, series ${key.seriesId}, ${key.measure}, ${key.type}, ${key.startDate})`,
+    );
+  const endDate = anomaly?.endDate ?? existing?.endDate ?? key.startDate;
+  const id = await upsertFeedback(db, {
+    ...key,
+    endDate,
+    status: input.status,
+    note: (input.note ?? '').trim(),
+    userId: caller.userId,
+    email: caller.email,
+  });
+  return toRecord((await findFeedbackById(db, id)) as FeedbackRow);
+}
+
+async function visibleRow(db: Database, caller: Caller, id: number): Promise<FeedbackRow> {
+  requireRead(caller);
+  const row = await findFeedbackById(db, id);
+  if (!row) throw notFound(`Feedback ${id}`);
+  assertDataViewVisible(caller, row.dataViewId, 'Feedback');
+  return row;
+}
+
+export async function getFeedback(db: Database, caller: Caller, id: number): Promise<FeedbackRecord> {
+  return toRecord(await visibleRow(db, caller, id));
+}
+
+/** DELETE /anomalies/feedback/{id}: the author or an administrator. */
+export async function deleteFeedback(db: Database, caller: Caller, id: number): Promise<void> {
+  const row = await visibleRow(db, caller, id);
+  if (!mayChange(caller, row))
+    throw new ForbiddenError(
+      `Feedback ${id} was given by ${row.email}; only they or an administrator can remove it.`,
+    );
+  await deleteFeedbackRow(db, id);
+}
+
+/** GET /anomalies/feedback: feedback on the data views the caller can read, optionally of one view and/or status. */
+export async function listFeedback(
+  db: Database,
+  caller: Caller,
+  q: { dataViewId?: number; status?: string; seriesId?: number },
+): Promise<FeedbackRecord[]> {
+  requireRead(caller);
+  if (q.status !== undefined && !FEEDBACK_STATUSES.includes(q.status as FeedbackStatus))
+    throw ValidationError.field(
+      'status',
+      `must be one of ${FEEDBACK_STATUSES.join(', ')}, got '${q.status.slice(0, 50)}'`,
+    );
+  if (q.dataViewId !== undefined) assertDataViewVisible(caller, q.dataViewId);
+  const visible = visibleDataViewIds(caller);
+  if (visible && visible.length === 0) return [];
+  const conditions = [sql`TRUE`];
+  if (visible)
+    conditions.push(
+      sql`data_view_id IN (${sql.join(
+        visible.map((v) => sql`${v}`),
+        sql`, `,
+      )})`,
+    );
+  if (q.dataViewId !== undefined) conditions.push(sql`data_view_id = ${q.dataViewId}`);
+  if (q.seriesId !== undefined) conditions.push(sql`series_id = ${q.seriesId}`);
+  if (q.status !== undefined) conditions.push(sql`status = ${q.status}`);
+  return (await selectFeedback(db, sql.join(conditions, sql` AND `))).map(toRecord);
+}
