@@ -19,7 +19,7 @@ import { visibleView } from '../dataviews/service';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
 import { detectionContext, engineConfig, peerWeeks } from './detectors';
-import { readLayout } from './layout';
+import { readLayout, type ViewLayout } from './layout';
 import { readSeriesBlock, rowPresent, rowValues } from './series-reader';
 
 export interface DetectorPreviewBody {
@@ -128,6 +128,13 @@ export async function runPreview(
   c: Pick<Container, 'db'>,
   row: Awaited<ReturnType<typeof visibleView>>,
   body: DetectorPreviewBody,
+  /** The layout reader; the series explorer passes one that reads only the series around one (lib/series-explorer/layout.ts). */
+  layoutOf: (
+    db: Database,
+    schema: string,
+    categories: Array<{ name: string }>,
+    seriesId: number,
+  ) => Promise<ViewLayout> = (db, schema, categories) => readLayout(db, schema, categories),
 ): Promise<DetectorPreview> {
   if (!row.deployed) throw new ConflictError(`Data view ${row.domain}/${row.name} is not deployed.`);
   const type = detectorTypeOf(body.detector.type);
@@ -138,7 +145,7 @@ export async function runPreview(
   const schema = row.schemaName ?? schemaNameFor(row.id);
   const names = (def.categories ?? []).map((x) => x.name);
   const series = await findSeries(c.db, schema, names, body);
-  const layout = await readLayout(c.db, schema, def.categories ?? []);
+  const layout = await layoutOf(c.db, schema, def.categories ?? [], series.id);
   const group = layout.groups.find((g) => g.memberIds.includes(series.id));
   const children = layout.groups.find((g) => g.parentId === series.id);
   const peers = type === 'peer' && group && group.parentId !== null ? group.memberIds : [];

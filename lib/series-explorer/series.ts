@@ -16,6 +16,7 @@ import { runPreview } from '../detection-run/preview';
 import type { AnomalyComment } from '../filters/types';
 import type { Caller } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
+import { seriesLayout } from './layout';
 import { explorerView } from './tree';
 
 /** Detectors whose every day is flagged when |actual - expected| ≥ percentualChange % of |expected|. */
@@ -80,10 +81,12 @@ export async function explorerSeries(
     const own = configured.find((d) => detectorTypeOf(d.type) === wanted);
     detector = own ? (own as never) : { type: wanted, params: {} };
   }
-  const preview = await runPreview(c, row, {
-    seriesId,
-    detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} },
-  });
+  const preview = await runPreview(
+    c,
+    row,
+    { seriesId, detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} } },
+    seriesLayout,
+  );
   const pct = Number(preview.detector.params.percentualChange);
   const banded = detector !== undefined && BAND_TYPES.has(preview.detector.type) && Number.isFinite(pct);
   const frac = pct / 100;

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaNameFor } from '../../../lib/dataset/ddl';
+import { readLayout } from '../../../lib/detection-run/layout';
+import { seriesLayout } from '../../../lib/series-explorer/layout';
 import { backendName } from '../../support/db';
 import { loadedDetectionView } from '../../support/detection-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
@@ -161,6 +164,22 @@ describe(`series explorer API on ${backendName}`, () => {
       categories: { country: 'CZ', city: 'Brno' },
     });
     expect(r.body.anomalies[0]).not.toHaveProperty('detectorIndex');
+  });
+
+  it('reads the same groups around a series as the whole layout does', async () => {
+    const schema = schemaNameFor(view);
+    const cats = [{ name: 'country' }, { name: 'city' }];
+    const whole = await readLayout(s.testDb.db, schema, cats);
+    const ids = whole.groups.flatMap((g) => g.memberIds);
+    expect(ids.length).toBe(17); // total, 2 countries, 14 cities
+    for (const id of ids) {
+      const part = await seriesLayout(s.testDb.db, schema, cats, id);
+      expect(part).toMatchObject({ dayIndex0: whole.dayIndex0, days: whole.days, rootId: whole.rootId });
+      const own = (l: typeof whole) => l.groups.find((g) => g.memberIds.includes(id));
+      const kids = (l: typeof whole) => l.groups.filter((g) => g.parentId === id);
+      expect(own(part)).toEqual(own(whole));
+      expect(kids(part)).toEqual(kids(whole));
+    }
   });
 
   it('draws another detector on request, without a band when it has none', async () => {
