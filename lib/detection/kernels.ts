@@ -85,15 +85,43 @@ export class DayNoise {
   count = 0;
   /** Apply the Poisson floor (off for cardinality: a count of children is not a count of events). */
   poisson = true;
+  /** The last TAIL_DAYS absolute relative residuals (unclipped), for the tail scale. */
+  private readonly tail = new Float64Array(TAIL_DAYS);
+  private tailHead = 0;
+  private tailSize = 0;
 
   reset(): void {
     this.mean = 0;
     this.count = 0;
+    this.tailHead = 0;
+    this.tailSize = 0;
+  }
+
+  /**
+   * The tail scale: the 98th percentile of the recent absolute residuals (the largest, second
+   * largest… of the ring) ÷ 2.326, a standard deviation for normal noise and more for a series
+   * with frequent bursts, so that its usual bursts are not news.
+   */
+  private tailSigma(): number {
+    const n = this.tailSize;
+    const second = n >= 100;
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < n; i++) {
+      const v = this.tail[i];
+      if (v > a) {
+        b = a;
+        a = v;
+      } else if (v > b) b = v;
+    }
+    return (second ? b : a) / TAIL_Q98_TO_SIGMA;
   }
 
   /** Relative scale (a standard deviation) at expected value exp. */
   scale(exp: number): number {
     let s = NOISE_MEAN_ABS_TO_SIGMA * this.mean;
+    const t = this.tailSigma();
+    if (s < t) s = t;
     if (this.poisson) {
       const poisson = 1 / Math.sqrt(Math.abs(exp));
       if (s < poisson) s = poisson;
@@ -110,6 +138,9 @@ export class DayNoise {
   /** Adds the absolute relative residual of a judged, unflagged day. */
   push(absRel: number): void {
     if (!(absRel >= 0) || absRel === Number.POSITIVE_INFINITY) return;
+    this.tail[this.tailHead] = absRel;
+    this.tailHead = this.tailHead + 1 === TAIL_DAYS ? 0 : this.tailHead + 1;
+    if (this.tailSize < TAIL_DAYS) this.tailSize++;
     const n = this.count + 1;
     if (n > NOISE_MIN_DAYS) {
       const cap = 4 * this.mean;
@@ -121,6 +152,9 @@ export class DayNoise {
 }
 
 const NOISE_MEAN_ABS_TO_SIGMA = 1.2533;
+const TAIL_DAYS = 112;
+/** The 98th percentile of |N(0, 1)|. */
+const TAIL_Q98_TO_SIGMA = 2.326;
 const NOISE_MIN_RELATIVE = 0.01;
 const NOISE_MIN_DAYS = 7;
 const NOISE_MEMORY = 28;

@@ -9,6 +9,7 @@ import {
   cleanValue,
   cleanWarmup,
   clearFlags,
+  DayNoise,
   RunTracker,
   relevel,
   relevelWeekday,
@@ -30,6 +31,13 @@ const TRIM = 0.75;
 const TRIMMED_MEAN_TO_SIGMA = 1 / 0.5147;
 const tracker = new RunTracker();
 const shifts = new ShiftMemory();
+/**
+ * The tail of the series' own residuals (see DayNoise): a day must also lie beyond the deviations
+ * the series shows on its usual bursty days, so a series with frequent bursts does not report each.
+ */
+const tailNoise = new DayNoise();
+/** DT's tail test in robust standard deviations (its band itself is set by `sensitivity`). */
+const DT_TAIL_K = 3.5;
 const quartiles = new QuartileWindow(64);
 
 const WARMUP_THRESHOLD = 3.5;
@@ -147,6 +155,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   const minVolume = p.minVolume;
   tracker.reset();
   shifts.reset();
+  tailNoise.reset();
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
   for (let t = warmEnd; t < end; t++) {
@@ -156,8 +165,11 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     const r = xt - exp;
     let flag = 0;
     // The noise scale is needed only for a change big enough to count (most days are not).
-    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp) && exp >= minVolume)
+    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp) && exp >= minVolume) {
       flag = spikeFlag(r, exp, win, threshold);
+      if (flag !== 0 && !tailNoise.unusual(r, exp, threshold)) flag = 0;
+    }
+    if (flag === 0 && !isSpecial && exp > 0) tailNoise.push(Math.abs(r / exp));
     e[t] = exp;
     f[t] = flag;
     c[t] = cleanValue(xt, exp, flag, isSpecial);
@@ -191,6 +203,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   const minVolume = p.minVolume;
   tracker.reset();
   shifts.reset();
+  tailNoise.reset();
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
   for (let t = warmEnd; t < end; t++) {
@@ -202,8 +215,11 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
     if (exp > 0) {
       rel = xt / exp - 1;
       // Judged when material; a count must also move beyond its Poisson noise (3 sqrt(expected)).
-      if (win.size >= minScores && exp >= minVolume && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp))
+      if (win.size >= minScores && exp >= minVolume && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp)) {
         flag = win.flag(rel);
+        if (flag !== 0 && !tailNoise.unusual(xt - exp, exp, DT_TAIL_K)) flag = 0;
+      }
+      if (flag === 0 && !isSpecial) tailNoise.push(Math.abs(rel));
     }
     e[t] = exp;
     f[t] = flag;
