@@ -25,11 +25,22 @@ export function jobIdOf(answer: any): number | undefined {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function describe(job: any): string {
-  const extra = job.progress
-    ? ` ${typeof job.progress === 'object' ? JSON.stringify(job.progress) : job.progress}`
-    : '';
+/** The state and, while it runs, how far it is: "running, 3 of 8 shards done". */
+export function describe(job: any): string {
+  const p = job.progress;
+  let extra = '';
+  if (p && typeof p === 'object' && typeof p.done === 'number' && typeof p.total === 'number') {
+    if (job.status === 'running' || job.status === 'pending')
+      extra = `, ${p.done} of ${p.total} ${p.unit ?? 'steps'} done`;
+  } else if (p !== undefined && p !== null && typeof p !== 'object') extra = ` ${p}`;
   return `${job.status}${extra}`;
+}
+
+/** What a finished job did, in a few words ("60 rows, 12 series, …"), when the service says. */
+export function outcome(job: any): string | undefined {
+  return job.status === 'finished' && typeof job.message === 'string' && job.message
+    ? job.message
+    : undefined;
 }
 
 /** Polls until the job is finished (resolves with it) or failed (CliError, exit code 7). */
@@ -45,6 +56,8 @@ export async function followJob(api: ApiClient, out: Output, id: number, opts: W
       last = now;
     }
     if (TERMINAL.has(job.status)) {
+      const did = outcome(job);
+      if (did) out.notice(`Job ${id}: ${did}`);
       if (job.status === 'failed') {
         throw new CliError(`Job ${id} failed: ${job.error ?? 'no reason given'}`, ExitCode.jobFailed, {
           detail: `Job ${id} failed: ${job.error ?? 'no reason given'}`,

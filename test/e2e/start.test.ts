@@ -1,6 +1,6 @@
 /** `npm start` as a new user runs it: the real script, serverless-offline and the embedded (or given) database. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,17 @@ describe(`npm start on ${backendName}`, () => {
     expect(output).toContain('admin@example.com');
     expect(output).toContain('start-admin-pw');
     expect(output).toContain(url);
+  });
+
+  it("prints at most 15 lines: the functions' route table and invocations go to DATA_DIR/service.log", () => {
+    const lines = output.trimEnd().split('\n');
+    expect(lines.length, output).toBeLessThanOrEqual(15);
+    expect(output).not.toContain('λ');
+    expect(output).toContain('Demo:          off');
+    const log = path.join(dataDir, 'service.log');
+    expect(output).toContain(log);
+    expect(existsSync(log)).toBe(true);
+    expect(readFileSync(log, 'utf8')).toContain('/api/v1/health');
   });
 
   it('answers health, serves the OpenAPI document and its page', async () => {

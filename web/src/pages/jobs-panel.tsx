@@ -1,4 +1,7 @@
-/** Job monitoring of a data view: pending, running, failed and finished jobs, refreshed every few seconds. */
+/**
+ * Job monitoring of a data view, refreshed every few seconds: the newest job of each kind (load, custom
+ * load, process) with its state, times, message and progress, the loaded data's counts, and the job list.
+ */
 import { Badge, Problem } from '../components/ui';
 import { api, isMissingEndpoint, qs } from '../lib/api';
 import { when } from '../lib/format';
@@ -34,11 +37,67 @@ const JOB_TONE: Record<string, string> = {
   finished: 'green',
 };
 
+interface KindJob extends Job {
+  message?: string | null;
+  rows?: number | null;
+  progress?: { done: number; total: number; unit: string } | null;
+}
+
 interface Status {
   state: string;
-  rowCounts: Record<string, number> | null;
+  rowCounts: Record<string, number | null> | null;
+  dataset?: {
+    firstDate: string | null;
+    lastDate: string | null;
+    series: number;
+    anomalies: number;
+    rows?: number | null;
+    loadedAt?: string | null;
+    analysedAt?: string | null;
+  } | null;
   activeJobs: { pending: number; running: number };
   lastJob: Job | null;
+  jobs?: { load: KindJob | null; customLoad: KindJob | null; process: KindJob | null };
+}
+
+const KINDS = [
+  ['load', 'Load'],
+  ['customLoad', 'Custom load'],
+  ['process', 'Detection'],
+] as const;
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+/** The newest job of one kind: state, when, what it did, and a progress bar while it runs. */
+function KindCard({ label, job }: { label: string; job: KindJob | null }) {
+  return (
+    <div className="kind-job" role="group" aria-label={`Last ${label.toLowerCase()} job`}>
+      <strong>{label}</strong>{' '}
+      {job ? (
+        <>
+          <Badge tone={JOB_TONE[job.status] ?? 'gray'}>{job.status}</Badge>{' '}
+          <span className="muted">
+            #{job.id} · created {shortWhen(job.createdAt)}
+            {job.startedAt ? ` · started ${shortWhen(job.startedAt)}` : ''}
+            {job.finishedAt ? ` · finished ${shortWhen(job.finishedAt)}` : ''}
+          </span>
+          {job.progress && (
+            <div>
+              <progress max={job.progress.total} value={job.progress.done}>
+                {job.progress.done} of {job.progress.total}
+              </progress>{' '}
+              <span className="muted">
+                {job.progress.done} of {job.progress.total} {job.progress.unit}
+              </span>
+            </div>
+          )}
+          <div className={job.error ? 'error-text wrap' : 'wrap'}>{job.message ?? jobNote(job)}</div>
+        </>
+      ) : (
+        <span className="muted">none yet</span>
+      )}
+    </div>
+  );
 }
 
 /** Jobs of the view with their status, refreshed every few seconds. */
@@ -64,11 +123,22 @@ export function JobsPanel({ id, refreshKey }: { id: number; refreshKey: number }
       {s && (
         <p className="muted" aria-live="polite">
           {s.activeJobs.pending} pending, {s.activeJobs.running} running
-          {s.rowCounts &&
+          {s.dataset &&
+            ` · ${n(s.dataset.series)} series${s.dataset.firstDate ? `, ${s.dataset.firstDate} – ${s.dataset.lastDate}` : ''}` +
+              `${typeof s.dataset.rows === 'number' ? `, ${n(s.dataset.rows)} source rows` : ''}, ${n(s.dataset.anomalies)} anomalies`}
+          {!s.dataset &&
+            s.rowCounts &&
             ` · ${Object.entries(s.rowCounts)
-              .map(([t, n]) => `${t}: ${n}`)
+              .map(([t, v]) => `${t}: ${v === null ? '?' : `≈${n(v)}`}`)
               .join(', ')}`}
         </p>
+      )}
+      {s?.jobs && (
+        <div className="kind-jobs">
+          {KINDS.map(([k, label]) => (
+            <KindCard key={k} label={label} job={s.jobs![k]} />
+          ))}
+        </div>
       )}
       <Problem error={status.error ?? jobs.error} />
       {list.length === 0 ? (
