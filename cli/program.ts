@@ -5,6 +5,7 @@ import { registerAnomalies } from './commands/anomalies';
 import { registerApiKeys } from './commands/api-keys';
 import { registerAuth } from './commands/auth';
 import { registerComments } from './commands/comments';
+import { registerFeedback } from './commands/feedback';
 import { registerConnectors } from './commands/connectors';
 import { registerCron } from './commands/cron';
 import { registerDataViews } from './commands/dataviews';
@@ -65,6 +66,7 @@ export function buildProgram(): Command {
   registerAnomalies(program);
   registerFilters(program);
   registerComments(program);
+  registerFeedback(program);
   program.commandsGroup('Data views and jobs:');
   registerDataViews(program);
   registerJobs(program);

@@ -5,6 +5,7 @@ import { addDays, categoriesText, fmt } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import type { Anomaly, Comment } from '../lib/types';
 import { CommentForm } from './comment-form';
+import { FeedbackForm } from './feedback-form';
 import { type SeriesPoint, SeriesChart } from './series-chart';
 import { Loading } from './ui';
 
@@ -105,6 +106,7 @@ export function AnomalyDetail({
           ))}
         </ul>
       )}
+      <FeedbackForm record={anomaly} />
       <h4>Comments</h4>
       {comments.length === 0 && <p className="muted">No comments match this anomaly yet.</p>}
       <ul className="comments">

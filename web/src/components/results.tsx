@@ -3,6 +3,7 @@ import { Fragment, type ReactNode, useState } from 'react';
 import { categoriesText, fmt, pct } from '../lib/format';
 import type { Aggregate, Anomaly, FilterRun } from '../lib/types';
 import { AnomalyDetail } from './anomaly-detail';
+import { FeedbackBadge } from './feedback-form';
 import { anomalyExplorerHref } from './explorer/model';
 import { Link } from '../lib/router';
 import { Badge } from './ui';
@@ -28,7 +29,22 @@ interface Column {
 
 // The first column (start date, which opens the chart) is drawn separately.
 const COLUMNS: Column[] = [
-  { label: 'Type', compact: true, sortKey: 'type', cell: (a) => typesText(a) },
+  {
+    label: 'Type',
+    compact: true,
+    sortKey: 'type',
+    cell: (a) => (
+      <>
+        {typesText(a)}
+        {a.feedback && (
+          <>
+            {' '}
+            <FeedbackBadge feedback={a.feedback} />
+          </>
+        )}
+      </>
+    ),
+  },
   { label: 'Measure', compact: true, sortKey: 'measure', cell: (a) => measureText(a.measure) },
   { label: 'Data view', sortKey: 'dataView', cell: (a) => a.dataView },
   { label: 'Categories', compact: true, cell: (a) => categoriesText(a.categories) },

@@ -117,6 +117,8 @@ export interface Anomaly {
   comments: Comment[];
   /** Events, when asked for (members=true): the merged records, strongest first. */
   members?: Anomaly[];
+  /** Feedback on the record's stable key (docs/feedback.md); null when none. */
+  feedback?: import('../components/feedback-form').RecordFeedback | null;
 }
 
 export interface Aggregate {
