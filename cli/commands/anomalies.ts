@@ -6,9 +6,12 @@ import { type Column, col } from '../output';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${Math.round(v * 10) / 10}%` : '');
 
+/** The type, or every type of an event (filter setting mergeEvents), the strongest first. */
+const typesOf = (a: any) => (Array.isArray(a.types) && a.types.length ? a.types.join('+') : a.type);
+
 const anomalyColumns: Column<any>[] = [
   col('start', 'startDate'),
-  col('type', 'type'),
+  { header: 'type', value: typesOf },
   col('days', 'duration'),
   col('data view', 'dataView', 30),
   col('categories', 'categories', 45),
@@ -18,6 +21,7 @@ const anomalyColumns: Column<any>[] = [
   { header: 'share %', value: (a) => pct(a.sharePct) },
   col('rec', 'recurrence'),
   col('result', 'result'),
+  { header: 'measure', value: (a) => a.measure ?? 'value' },
   col('sin', 'sin'),
   col('sim', 'sim'),
   { header: 'comments', value: (a) => a.comments?.length || '' },
@@ -34,6 +38,7 @@ const aggregateColumns: Column<any>[] = [
   { header: 'change %', value: (a) => pct(a.changePct) },
   { header: 'share %', value: (a) => pct(a.sharePct) },
   col('result', 'result'),
+  { header: 'measure', value: (a) => a.measure ?? 'value' },
   col('sin', 'sin'),
 ];
 
@@ -49,11 +54,19 @@ function show({ out }: Ctx, answer: any): void {
     }
     out.line(`\n${answer.anomalies?.length ?? 0} anomal${answer.anomalies?.length === 1 ? 'y' : 'ies'}:`);
     out.table(answer.anomalies ?? [], anomalyColumns, 'No anomalies in this time range.');
+    const events = (answer.anomalies ?? []).filter(
+      (a: any) => Array.isArray(a.members) && a.members.length > 1,
+    );
+    for (const e of events) {
+      out.line(`\nEvent ${e.startDate} ${typesOf(e)} (${e.measure ?? 'value'}): ${e.members.length} records`);
+      out.table(e.members, anomalyColumns, '');
+    }
   });
 }
 
 interface ByFilterOptions {
   csv?: boolean;
+  members?: boolean;
   offset?: string;
   pageSize?: string;
   sortBy?: string;
@@ -67,6 +80,7 @@ export function registerAnomalies(program: Command): void {
     'anomalies by-filter 3 --csv > anomalies.csv',
     'anomalies by-filter 3 --page-size 20 --offset 20 --sort-by changePct --order desc',
     'anomalies query --file settings.json   # unsaved filter settings',
+    'anomalies by-filter 3 --members        # events (mergeEvents) with the records they merge',
   ]);
 
   anomalies
@@ -78,9 +92,16 @@ export function registerAnomalies(program: Command): void {
     .option('--page-size <n>', 'page: at most this many anomalies (1-1000)')
     .option('--sort-by <column>', 'order by rank (default), a record field or categories.<name>')
     .option('--order <asc|desc>', 'sort direction (default asc)')
+    .option('--members', 'each event (filter setting mergeEvents) with the records it merges')
     .action(async (id: number, o: ByFilterOptions, cmd: Command) => {
       const ctx = context(cmd);
-      const query = { offset: o.offset, pageSize: o.pageSize, sortBy: o.sortBy, order: o.order };
+      const query = {
+        offset: o.offset,
+        pageSize: o.pageSize,
+        sortBy: o.sortBy,
+        order: o.order,
+        ...(o.members ? { members: 'true' } : {}),
+      };
       if (o.csv) {
         const { offset: _o, pageSize: _p, ...sort } = query;
         ctx.out.raw(
@@ -108,8 +129,15 @@ export function registerAnomalies(program: Command): void {
     .command('query')
     .description('run filter settings without saving them (a preview)')
     .requiredOption('--file <path>', 'JSON body with filter fields, or - for standard input')
-    .action(async (o: { file: string }, cmd: Command) => {
+    .option('--members', 'each event (mergeEvents) with the records it merges')
+    .action(async (o: { file: string; members?: boolean }, cmd: Command) => {
       const ctx = context(cmd);
-      show(ctx, await ctx.api.post('/api/v1/anomalies/query', { body: await readJsonObject(o.file) }));
+      show(
+        ctx,
+        await ctx.api.post('/api/v1/anomalies/query', {
+          body: await readJsonObject(o.file),
+          ...(o.members ? { query: { members: 'true' } } : {}),
+        }),
+      );
     });
 }

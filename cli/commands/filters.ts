@@ -49,7 +49,7 @@ function summaryOut({ out }: Ctx, s: any): void {
 export function registerFilters(program: Command): void {
   const filters = group(program, 'filters', 'saved anomaly filters: list, edit, pin, share and summarise', [
     'filters list',
-    'filters create --file filter.json',
+    'filters create --file filter.json     # {"name": …, "mergeEvents": true, "measures": "value"}',
     'filters update 7 --file filter.json',
     'filters pin 7 --file pin.json        # {"pinned": true}',
     'filters refresh-summarization 7 --instructions "Three bullet points for managers"',
