@@ -35,7 +35,8 @@ function cats(c: Record<string, string | null>): string {
 
 export function anomalyLine(a: AnomalyRecord): string {
   const lines = [
-    `- [anomaly ${a.id}] ${a.dataView} | ${cats(a.categories)} | type ${a.type} | ${a.result} | ` +
+    `- [anomaly ${a.id}] ${a.dataView} | ${cats(a.categories)} | ${a.measure === 'count' ? 'count' : 'value'} | ` +
+      `${a.types && a.types.length > 1 ? `types ${a.types.join('+')} (figures of ${a.type})` : `type ${a.type}`} | ${a.result} | ` +
       `${a.startDate}..${a.endDate} (${a.duration} d) | actual ${num(a.actualValue)} vs expected ${num(a.predictedValue)} | ` +
       `change ${num(a.change)} (${num(a.changePct, 1)} %) | share ${num(a.sharePct, 1)} % | recurrence ${a.recurrence ?? 'n/a'} | ` +
       `SIN ${num(a.sin, 3)} SIM ${num(a.sim, 3)}`,
@@ -61,7 +62,8 @@ function aggregateLine(g: AggregateRecord): string {
     typeof m === 'number' ? m : m.id,
   );
   return (
-    `- [aggregate ${String(r.id)}] ${String(r.startDate)}..${String(r.endDate)} | types ${((r.types ?? []) as string[]).join('/')} | ` +
+    `- [aggregate ${String(r.id)}] ${String(r.startDate)}..${String(r.endDate)} | ${r.measure === 'count' ? 'count' : 'value'} | ` +
+    `types ${((r.types ?? []) as string[]).join('/')} | ` +
     `N=${String(r.n)} | common: ${common} | varying: ${different} | change ${num(r.change as number)} (${num(r.changePct as number, 1)} %) | ` +
     `members: ${members.join(', ')}`
   );
@@ -83,8 +85,10 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     f.categoriesFilter ? `Categories: ${f.categoriesFilter}` : undefined,
     `Ordered by ${f.sortBy} (descending), top ${f.limit}`,
     '',
-    'Fields: type, result (Positive = above expectation), dates, actual vs expected value, change, share of the total,',
-    'recurrence (earlier anomalies of this type in the series), SIN and SIM (significance; higher matters more).',
+    'Fields: measure (value, or count: the number of items behind the value), type (for one event flagged by several',
+    'detectors, every type, with the figures of the strongest), result (Positive = above expectation), dates, actual vs',
+    'expected value, change, share of the total of that measure, recurrence (earlier anomalies of this type, series and',
+    'measure within 365 days), SIN and SIM (significance; higher matters more).',
     'Refer to records by their [anomaly id] or [aggregate id].',
   ].filter((l) => l !== undefined) as string[];
   const tail = [
