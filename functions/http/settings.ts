@@ -40,7 +40,11 @@ export const routes: Route[] = [
     access: 'admin',
     tag: 'AI summaries',
     summary: 'Send a tiny test prompt to the configured endpoint',
-    handle: async ({ caller }) => testSummarizationEndpoint(await deps(), caller, (e, v) => callModel(e, v)),
+    handle: async ({ caller }) =>
+      testSummarizationEndpoint(await deps(), caller, (e, v) =>
+        // Bounded below API Gateway's 30 s: a slower model fails the test call with a clear message.
+        callModel({ ...e, timeoutMs: Math.min(e.timeoutMs, 25_000) }, v),
+      ),
   },
 ];
 

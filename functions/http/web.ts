@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config } from '../../lib/config/config';
 import { plainProblem } from '../../lib/http/problem';
+import { securityHeaders, UI_CSP } from '../../lib/http/security-headers';
 import { readStatic } from '../../lib/http/static-files';
 
 /** The web UI: static files of web/dist, every unknown path answered with index.html (client-side routing). */
@@ -10,14 +11,19 @@ export async function handler(event: APIGatewayProxyEventV2): Promise<APIGateway
     const problem = plainProblem(404, `No endpoint GET ${path}.`, event.requestContext?.requestId ?? '');
     return {
       statusCode: 404,
-      headers: { 'content-type': 'application/problem+json' },
+      headers: { 'content-type': 'application/problem+json', ...securityHeaders({ hsts: false }) },
       body: JSON.stringify(problem),
     };
   }
   const file = await readStatic(config().webRoot, path);
   return {
     statusCode: file.status,
-    headers: { 'content-type': file.contentType, 'cache-control': file.cacheControl },
+    headers: {
+      'content-type': file.contentType,
+      'cache-control': file.cacheControl,
+      // Local stage only (AWS serves the UI from CloudFront with the same headers): no HSTS on http://.
+      ...securityHeaders({ hsts: false, csp: UI_CSP }),
+    },
     body: file.body.toString('base64'),
     isBase64Encoded: true,
   };

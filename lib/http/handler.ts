@@ -11,7 +11,9 @@ import {
   routing,
   state,
 } from './middlewares';
+import { config } from '../config/config';
 import { HttpResult, type Route } from './router';
+import { securityHeadersMiddleware } from './security-headers';
 
 function toResult(value: unknown, requestId: string): Result {
   const r = value instanceof HttpResult ? value : new HttpResult(200, value);
@@ -26,6 +28,7 @@ function toResult(value: unknown, requestId: string): Result {
 /** Builds the Lambda handler of one HTTP function from its route table. */
 export function httpHandler(routes: Route[]) {
   return middy<Event, Result>()
+    .use(securityHeadersMiddleware<Event, Result>(() => config().stage === 'aws'))
     .use(routing(routes))
     .use(problemErrors())
     .use(authentication())

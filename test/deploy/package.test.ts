@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config/config';
+import { UI_CSP } from '../../lib/http/security-headers';
 import { JOB_KINDS } from '../../lib/jobs/types';
 import { queueOf } from '../../lib/queue/port';
 import {
@@ -352,6 +353,51 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     for (const driver of [...SOURCE_DRIVERS, 'postgres', '@aws-sdk/client-sqs']) {
       expect(loader.includes(`node_modules/${driver}/`), driver).toBe(true);
     }
+  });
+
+  it('answers within API Gateway: every HTTP function times out before the 30 s integration limit', () => {
+    const routed = new Set(
+      resourcesOf(pkg.template, 'AWS::ApiGatewayV2::Integration').map(([, i]) =>
+        refTarget(i.Properties.IntegrationUri),
+      ),
+    );
+    expect(routed.size).toBeGreaterThan(10);
+    for (const id of routed) {
+      expect(resources[id as string].Properties.Timeout, id).toBeLessThanOrEqual(29);
+    }
+  });
+
+  it('throttles the HTTP API at the gateway', () => {
+    const [[, stage]] = resourcesOf(pkg.template, 'AWS::ApiGatewayV2::Stage');
+    const throttle = stage.Properties.DefaultRouteSettings;
+    expect(throttle.ThrottlingRateLimit).toBeGreaterThan(0);
+    expect(throttle.ThrottlingBurstLimit).toBeGreaterThanOrEqual(throttle.ThrottlingRateLimit);
+  });
+
+  it('serves the web UI from a private bucket behind CloudFront, with the security headers and /api/* to the API', () => {
+    const bucket = resources.WebBucket.Properties;
+    expect(Object.values(bucket.PublicAccessBlockConfiguration)).toEqual([true, true, true, true]);
+    const policy = resources.WebBucketPolicy.Properties.PolicyDocument.Statement;
+    expect(policy).toHaveLength(1);
+    expect(policy[0].Principal).toEqual({ Service: 'cloudfront.amazonaws.com' });
+    expect(policy[0].Action).toBe('s3:GetObject');
+    const dist = resources.WebDistribution.Properties.DistributionConfig;
+    expect(dist.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    const headers =
+      resources[refTarget(dist.DefaultCacheBehavior.ResponseHeadersPolicyId) as string].Properties
+        .ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(headers.ContentSecurityPolicy.ContentSecurityPolicy).toBe(UI_CSP);
+    expect(headers.StrictTransportSecurity.AccessControlMaxAgeSec).toBeGreaterThanOrEqual(31536000);
+    expect(headers.ContentTypeOptions.Override).toBe(true);
+    expect(headers.FrameOptions.FrameOption).toBe('DENY');
+    const api = dist.CacheBehaviors.find((b: Json) => b.PathPattern === '/api/*');
+    const apiOrigin = dist.Origins.find((o: Json) => o.Id === api.TargetOriginId);
+    expect(JSON.stringify(apiOrigin.DomainName)).toContain('HttpApi');
+    // CachingDisabled: answers are per caller.
+    expect(api.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    expect(api.AllowedMethods).toContain('POST');
+    // No Lambda serves the UI on AWS.
+    expect(resources.WebLambdaFunction).toBeUndefined();
   });
 
   it('loads every function bundle with no node_modules beside it, as Lambda does', async () => {
