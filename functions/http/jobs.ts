@@ -10,7 +10,7 @@ import {
 import { getJob, getMonitoring, listJobs } from '../../lib/jobs/queries';
 import { JOB_KINDS, JOB_STATUSES, type JobKind, type JobStatus } from '../../lib/jobs/types';
 import { httpHandler } from '../../lib/http/handler';
-import { intParam, optionalInt } from '../../lib/http/params';
+import { booleanParam, intParam, optionalInt } from '../../lib/http/params';
 import { accepted, type Route } from '../../lib/http/router';
 import { ValidationError } from '../../lib/shared/errors';
 
@@ -71,9 +71,12 @@ export const routes: Route[] = [
     path: '/api/v1/dataviews/{id}/jobs/clear',
     access: 'admin',
     tag,
-    summary: 'Remove the queued (pending) jobs of the view; 409 when none are queued',
-    handle: async ({ caller, params }) =>
-      clearQueuedJobs(await getContainer(), caller, intParam(params.id, 'id')),
+    summary:
+      'Remove the queued (pending) jobs of the view and cancel its running jobs whose worker stopped (?force=true: every running job); 409 when there is nothing to clear',
+    handle: async ({ caller, params, query }) =>
+      clearQueuedJobs(await getContainer(), caller, intParam(params.id, 'id'), {
+        force: booleanParam(query.force, 'force'),
+      }),
   },
   {
     method: 'GET',

@@ -27,3 +27,11 @@ export function optionalDate(value: string | undefined, name: string): string | 
 export function optionalInt(value: string | undefined, name: string): number | undefined {
   return value === undefined || value === '' ? undefined : intParam(value, name);
 }
+
+/** `true`/`false` (also 1/0); absent or empty is false. */
+export function booleanParam(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '') return false;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw ValidationError.field(name, `must be true or false, got '${value.slice(0, 100)}'`);
+}

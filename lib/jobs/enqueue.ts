@@ -13,6 +13,7 @@ import { ConflictError, NotFoundError, UpstreamError } from '../shared/errors';
 import {
   activeJobs,
   activeLoad,
+  cancelRunningJobs,
   deletePendingJobs,
   failJob,
   insertJob,
@@ -130,18 +131,41 @@ export function requestProcess(deps: JobDeps, caller: Caller, ref: ViewRef): Pro
   return enqueueForCaller(deps, caller, ref, 'Process');
 }
 
-/** POST /{id}/jobs/clear (admins): deletes the view's pending jobs; refused when there are none. */
+/**
+ * POST /{id}/jobs/clear (admins): deletes the view's pending jobs and fails its running jobs whose worker is
+ * gone (lease expired), so that the one-active-load rule frees the view; with `force`, every running job is
+ * cancelled (its worker stops at its next lease renewal). Refused when there is nothing to clear.
+ */
 export async function clearQueuedJobs(
   deps: JobDeps,
   caller: Caller,
   id: number,
-): Promise<{ dataViewId: number; removed: number; jobIds: number[] }> {
+  options: { force?: boolean } = {},
+): Promise<{ dataViewId: number; removed: number; jobIds: number[]; cancelled?: number[] }> {
   requireAdmin(caller);
   const row = await visibleView(deps.db, caller, id);
   if (!row.deployed) throw new ConflictError(`Data view ${label(row)} is not deployed.`);
   const jobIds = await deletePendingJobs(deps.db, row.id);
-  if (jobIds.length === 0) throw new ConflictError(`No queued jobs were found for data view ${label(row)}.`);
-  return { dataViewId: row.id, removed: jobIds.length, jobIds };
+  const now = deps.clock.now();
+  const staleBefore = new Date(now.getTime() - (deps.config.jobs.timeoutSeconds + 60) * 1000);
+  const cancelled = await cancelRunningJobs(
+    deps.db,
+    row.id,
+    now,
+    staleBefore,
+    options.force
+      ? `Cancelled by ${caller.email} (jobs/clear with force).`
+      : `Cancelled by ${caller.email}: its worker had stopped (crashed or timed out).`,
+    options.force === true,
+  );
+  if (jobIds.length === 0 && cancelled.length === 0)
+    throw new ConflictError(`No queued jobs were found for data view ${label(row)}.`);
+  return {
+    dataViewId: row.id,
+    removed: jobIds.length,
+    jobIds,
+    ...(cancelled.length ? { cancelled } : {}),
+  };
 }
 
 /**

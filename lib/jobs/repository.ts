@@ -85,9 +85,26 @@ export async function findJobView(db: Database, id: number): Promise<JobView | u
   return rows[0] ? toJobView(rows[0]) : undefined;
 }
 
+/** How long a claimed attempt owns its job without renewing (its worker renews every third of it). */
+export const LEASE_SECONDS = 60;
+
+const leaseEnd = (now: Date) => new Date(now.getTime() + LEASE_SECONDS * 1000);
+
 /**
- * Starts an attempt: a pending job, or a running one whose attempt began before `staleBefore` (its
- * worker crashed or timed out), becomes running with one more attempt. Undefined when not claimable.
+ * A running job whose worker is gone: its lease ran out, or (a fanned-out job, whose shards hold no lease)
+ * its attempt or last shard began before `staleBefore`.
+ */
+function lostWorker(now: Date, staleBefore: Date): SQL {
+  return and(
+    eq(jobs.status, 'running'),
+    or(lt(jobs.leaseUntil, now), and(sql`${jobs.leaseUntil} IS NULL`, lt(jobs.startedAt, staleBefore))),
+  ) as SQL;
+}
+
+/**
+ * Starts an attempt: a pending job, or a running one whose worker is gone (lease expired), becomes running
+ * with one more attempt and a lease. Undefined when not claimable: at most one attempt runs at a time,
+ * however often the message is delivered.
  */
 export async function claimJob(
   db: Database,
@@ -97,15 +114,34 @@ export async function claimJob(
 ): Promise<JobRow | undefined> {
   const rows = (await db.orm
     .update(jobs)
-    .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, startedAt: now, finishedAt: null })
-    .where(
-      and(
-        eq(jobs.id, id),
-        or(eq(jobs.status, 'pending'), and(eq(jobs.status, 'running'), lt(jobs.startedAt, staleBefore))),
-      ),
-    )
+    .set({
+      status: 'running',
+      attempts: sql`${jobs.attempts} + 1`,
+      startedAt: now,
+      finishedAt: null,
+      leaseUntil: leaseEnd(now),
+    })
+    .where(and(eq(jobs.id, id), or(eq(jobs.status, 'pending'), lostWorker(now, staleBefore))))
     .returning()) as JobRow[];
   return rows[0];
+}
+
+/** Extends the lease of attempt `attempt`; false when the job no longer runs that attempt (cancelled, taken over). */
+export async function renewLease(db: Database, id: number, attempt: number, now: Date): Promise<boolean> {
+  const rows = await db.orm
+    .update(jobs)
+    .set({ leaseUntil: leaseEnd(now) })
+    .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.attempts, attempt)))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/** A job handed on to its shard messages: no lease, the shards keep `started_at` fresh instead. */
+export async function releaseLease(db: Database, id: number, attempt: number): Promise<void> {
+  await db.orm
+    .update(jobs)
+    .set({ leaseUntil: null })
+    .where(and(eq(jobs.id, id), eq(jobs.attempts, attempt)));
 }
 
 /** Ends a running job as finished, merging `detail` into what it had. */
@@ -114,6 +150,7 @@ export async function finishJob(
   id: number,
   now: Date,
   detail: Record<string, unknown>,
+  attempt?: number,
 ): Promise<void> {
   await db.orm
     .update(jobs)
@@ -121,24 +158,50 @@ export async function finishJob(
       status: 'finished',
       finishedAt: now,
       error: null,
+      leaseUntil: null,
       detail: sql`${jobs.detail} || ${JSON.stringify(detail)}::jsonb`,
     })
-    .where(eq(jobs.id, id));
+    .where(and(eq(jobs.id, id), attempt === undefined ? undefined : eq(jobs.attempts, attempt)));
 }
 
 /** Ends a job as failed with its reason; a job already finished or failed keeps its outcome. */
 export async function failJob(db: Database, id: number, now: Date, error: string): Promise<boolean> {
   const rows = await db.orm
     .update(jobs)
-    .set({ status: 'failed', finishedAt: now, error })
+    .set({ status: 'failed', finishedAt: now, error, leaseUntil: null })
     .where(and(eq(jobs.id, id), inArray(jobs.status, ['pending', 'running'])))
     .returning({ id: jobs.id });
   return rows.length > 0;
 }
 
 /** Puts a job whose attempt failed back in the queue, keeping the reason for operators. */
-export async function requeueJob(db: Database, id: number, error: string): Promise<void> {
-  await db.orm.update(jobs).set({ status: 'pending', error }).where(eq(jobs.id, id));
+export async function requeueJob(db: Database, id: number, error: string, attempt?: number): Promise<void> {
+  await db.orm
+    .update(jobs)
+    .set({ status: 'pending', error, leaseUntil: null })
+    .where(and(eq(jobs.id, id), attempt === undefined ? undefined : eq(jobs.attempts, attempt)));
+}
+
+/**
+ * `jobs/clear` for running jobs: fails the view's running jobs whose worker is gone (or, with `force`, every
+ * running one: its worker sees the lost lease at its next renewal and stops). Returns their ids.
+ */
+export async function cancelRunningJobs(
+  db: Database,
+  dataViewId: number,
+  now: Date,
+  staleBefore: Date,
+  reason: string,
+  force: boolean,
+): Promise<number[]> {
+  const rows = await db.orm
+    .update(jobs)
+    .set({ status: 'failed', finishedAt: now, error: reason, leaseUntil: null })
+    .where(
+      and(eq(jobs.dataViewId, dataViewId), force ? eq(jobs.status, 'running') : lostWorker(now, staleBefore)),
+    )
+    .returning({ id: jobs.id });
+  return rows.map((r: { id: number }) => r.id).sort((a: number, b: number) => a - b);
 }
 
 /** Deletes the pending jobs of a view; returns their ids. */
@@ -212,13 +275,9 @@ export async function newestJobs(db: Database, ids: number[]): Promise<Map<numbe
   return new Map(rows.map((r) => [r.job.dataViewId, toJobView(r)]));
 }
 
-/** Running jobs whose attempt began before `staleBefore`: their worker crashed or was stopped. */
-export async function staleRunningJobs(db: Database, staleBefore: Date): Promise<JobRow[]> {
-  return (await db.orm
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.status, 'running'), lt(jobs.startedAt, staleBefore)))
-    .orderBy(jobs.id)) as JobRow[];
+/** Running jobs whose worker is gone (lease expired; fanned-out jobs: no shard since `staleBefore`). */
+export async function staleRunningJobs(db: Database, now: Date, staleBefore: Date): Promise<JobRow[]> {
+  return (await db.orm.select().from(jobs).where(lostWorker(now, staleBefore)).orderBy(jobs.id)) as JobRow[];
 }
 
 /** Merges `detail` into a job's detail (the fan-out's plan, written before its shard messages go out). */

@@ -8,15 +8,63 @@ import type { JobMessage, ShardRef } from '../queue/port';
 import type { Clock } from '../shared/clock';
 import { isAppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { claimJob, failJob, findJob, finishJob, type JobRow, requeueJob } from './repository';
+import {
+  claimJob,
+  failJob,
+  findJob,
+  finishJob,
+  type JobRow,
+  LEASE_SECONDS,
+  releaseLease,
+  renewLease,
+  requeueJob,
+} from './repository';
 
 export interface RunnerDeps {
   db: Database;
   clock: Clock;
   log: Logger;
   maxAttempts: number;
-  /** A running attempt older than this is taken to have crashed. */
+  /** A fanned-out job with no shard done for longer than this is taken to have lost its workers. */
   timeoutSeconds: number;
+  /** How often the lease is renewed (tests shorten it); a third of LEASE_SECONDS by default. */
+  renewEveryMs?: number;
+}
+
+/** Keeps the lease of a running attempt; aborts `signal` when the job stops being this attempt's (cancelled, taken over). */
+function holdLease(
+  deps: RunnerDeps,
+  job: JobRow,
+  outer: AbortSignal,
+): { signal: AbortSignal; lost: () => boolean; stop: () => void } {
+  const ac = new AbortController();
+  let lost = false;
+  const onOuter = () => ac.abort(outer.reason);
+  if (outer.aborted) onOuter();
+  else outer.addEventListener('abort', onOuter, { once: true });
+  const timer = setInterval(
+    () => {
+      renewLease(deps.db, job.id, job.attempts, deps.clock.now())
+        .then((held) => {
+          if (held || lost) return;
+          lost = true;
+          ac.abort(
+            new Error(`job ${job.id} was cancelled or taken over by another attempt; this attempt stops`),
+          );
+        })
+        .catch((e) => deps.log.warn('lease not renewed', { jobId: job.id, error: e }));
+    },
+    deps.renewEveryMs ?? (LEASE_SECONDS * 1000) / 3,
+  );
+  timer.unref?.();
+  return {
+    signal: ac.signal,
+    lost: () => lost,
+    stop: () => {
+      clearInterval(timer);
+      outer.removeEventListener('abort', onOuter);
+    },
+  };
 }
 
 /** What the queue should do with the message: drop it, or deliver it again. */
@@ -73,18 +121,31 @@ export async function runJobAttempt(
   }
   log.info('job started', { attempt: job.attempts });
   const started = Date.now();
+  const lease = holdLease(deps, job, signal);
   try {
-    const result = await work(job, signal);
+    const result = await work(job, lease.signal);
+    lease.stop();
+    if (lease.lost()) {
+      log.warn('job attempt finished after losing its lease; its outcome is not recorded');
+      return 'done';
+    }
     if (result === DETACHED) {
+      await releaseLease(db, job.id, job.attempts);
       log.info('job handed on to its shard messages');
       return 'done';
     }
     const detail = result ?? {};
-    await finishJob(db, job.id, clock.now(), { ...detail, ms: Date.now() - started });
+    await finishJob(db, job.id, clock.now(), { ...detail, ms: Date.now() - started }, job.attempts);
     log.info('job finished', { ms: Date.now() - started });
     return 'done';
   } catch (e) {
+    lease.stop();
     const reason = errorText(e);
+    if (lease.lost()) {
+      // Cancelled (jobs/clear) or taken over: whoever holds the job now records its outcome.
+      log.warn('job attempt stopped: it lost its lease', { reason });
+      return 'done';
+    }
     if (isPermanent(e)) {
       await failJob(db, job.id, clock.now(), reason);
       log.warn('job failed', { reason });
@@ -99,6 +160,7 @@ export async function runJobAttempt(
       db,
       job.id,
       `attempt ${job.attempts} of ${deps.maxAttempts} failed, retrying: ${reason}`,
+      job.attempts,
     );
     log.warn('job attempt failed; it will be retried', { attempt: job.attempts, reason });
     return 'retry';

@@ -67,9 +67,10 @@ export async function enqueueDueLoads(
 }
 
 /**
- * Jobs whose attempt outlived the worker's time bound: failed on their last attempt; otherwise, with
- * the local dispatcher (which has no visibility timeout), queued again. SQS redelivers by itself.
- * Local pending jobs that waited that long lost their message (the process stopped) and are re-sent.
+ * Jobs whose worker is gone (lease expired; a fanned-out job with no shard for the time bound): failed on
+ * their last attempt, otherwise queued again and re-sent, on every backend (on SQS the message may already be
+ * gone, e.g. a duplicate delivery was dropped while the attempt ran). A duplicate message is harmless: the claim
+ * lets one attempt run at a time. Local pending jobs that waited that long lost their message and are re-sent.
  */
 export async function recoverStalledJobs(deps: JobDeps, now: Date): Promise<TickResult['recovered']> {
   const { maxAttempts, timeoutSeconds } = deps.config.jobs;
@@ -78,15 +79,16 @@ export async function recoverStalledJobs(deps: JobDeps, now: Date): Promise<Tick
   const resend = async (job: JobRow) => {
     await deps.queue.send(queueOf(job.kind), { jobId: job.id, dataViewId: job.dataViewId, kind: job.kind });
   };
-  for (const job of await staleRunningJobs(deps.db, staleBefore)) {
+  for (const job of await staleRunningJobs(deps.db, now, staleBefore)) {
     if (job.attempts >= maxAttempts) {
       const reason = `The worker stopped without finishing (crashed or timed out) on attempt ${job.attempts} of ${maxAttempts}.`;
       if (await failJob(deps.db, job.id, now, reason)) out.push({ jobId: job.id, outcome: 'failed' });
-    } else if (deps.queue.backend === 'local') {
+    } else {
       await requeueJob(
         deps.db,
         job.id,
         `attempt ${job.attempts} of ${maxAttempts} stopped without finishing (crashed or timed out); retrying`,
+        job.attempts,
       );
       await resend(job);
       out.push({ jobId: job.id, outcome: 'requeued' });

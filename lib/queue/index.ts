@@ -10,6 +10,7 @@ export async function createQueue(cfg: Config): Promise<JobQueue> {
       region: cfg.awsRegion,
       endpoint: cfg.queue.sqsEndpoint,
       queueUrls: cfg.queue.queueUrls as Partial<Record<QueueName, string>>,
+      retryDelaySeconds: cfg.jobs.retryDelaySeconds,
     });
   }
   const deliver = cfg.queue.lambdaEndpoint ? lambdaDelivery(cfg.queue.lambdaEndpoint) : inProcessDelivery();

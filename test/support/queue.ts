@@ -131,7 +131,7 @@ export function sqsHarness(): QueueHarness {
       const make = async (name: string) =>
         (await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }))).QueueUrl!;
       urls = { load: await make('jobs-load'), process: await make('jobs-process'), dlq };
-      c.queue = new SqsQueue(client, { load: urls.load, process: urls.process });
+      c.queue = new SqsQueue(client, { load: urls.load, process: urls.process }, 0);
       await startPollers();
     },
     pause() {
