@@ -126,7 +126,7 @@ async function main() {
     );
   }
   if (args.cube || args.hotel) {
-    const env = await openServiceEnv();
+    const env = await openServiceEnv({ onDisk: args.hotel });
     try {
       const cubes: CubeResult[] = [];
       if (args.cube) cubes.push(await runCube(env, 'cube_small', SMALL_CUBE));

@@ -13,7 +13,13 @@ import { dataViews } from '../../lib/db/tables/index';
 import type { DataViewAnalysis, DataViewDefinition } from '../../lib/dataviews/definition/types';
 import { runDetection } from '../../lib/pipeline/process';
 import { setLogLevel } from '../../lib/shared/logger';
-import { createTestDatabase, type TestDatabase } from '../../test/support/db';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openSource } from '../../lib/connectors/index';
+import { connectDatabase } from '../../lib/db/connect';
+import { servePglite } from '../local/pglite-server';
+import { createTestDatabase, serverUrl, type TestDatabase } from '../../test/support/db';
 import { loadView } from '../../test/support/detection-fixture';
 import { createDeployedView } from '../../test/support/pipeline-fixture';
 import { createTestSource, type TestSource } from '../../test/support/pipeline-source';
@@ -25,10 +31,16 @@ export interface ServiceEnv {
   stop(): Promise<void>;
 }
 
-export async function openServiceEnv(): Promise<ServiceEnv> {
+/**
+ * The service database and the source. `onDisk`: both PGlite databases keep their data in folders
+ * under the system temp folder (removed on stop) instead of memory, for the hotel-size cube.
+ * DATABASE_URL (a PostgreSQL server) takes precedence.
+ */
+export async function openServiceEnv(opts: { onDisk?: boolean } = {}): Promise<ServiceEnv> {
   setLogLevel('silent');
-  const t: TestDatabase = await createTestDatabase();
-  const source = await createTestSource();
+  const disk = opts.onDisk && !serverUrl ? await diskDatabases() : null;
+  const t: TestDatabase = disk?.t ?? (await createTestDatabase());
+  const source = disk?.source ?? (await createTestSource());
   const container = { db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }) } as unknown as Container;
   return {
     db: t.db,
@@ -37,6 +49,24 @@ export async function openServiceEnv(): Promise<ServiceEnv> {
     async stop() {
       await source.stop();
       await t.drop();
+      if (disk) rmSync(disk.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function diskDatabases(): Promise<{ t: TestDatabase; source: TestSource; dir: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'anomaly-eval-'));
+  const db = await connectDatabase({ pgliteDir: path.join(dir, 'service'), migrate: true });
+  const served = await servePglite(path.join(dir, 'source'));
+  const connString = `Host=127.0.0.1;Port=${served.port};Database=postgres;Username=postgres;Password=pw;SSL Mode=disable`;
+  return {
+    dir,
+    t: { db, drop: () => db.close() },
+    source: {
+      connString,
+      exec: async (text) => void (await served.db.exec(text)),
+      open: async () => openSource('pgsql', { conn_string: connString }, { timeoutMs: 60_000 }),
+      stop: () => served.close(),
     },
   };
 }
