@@ -3,6 +3,11 @@ import type { ColumnInfo } from '../source-port';
 
 export type Row = Record<string, unknown>;
 
+export interface QueryOptions {
+  /** Server-side bound of one statement (one round trip of a cursor). */
+  statementTimeoutMs?: number;
+}
+
 /** A running query. */
 export interface DriverCursor {
   /** The next batch (1..batchSize rows), or undefined when the query is done. */
@@ -15,8 +20,11 @@ export interface DriverCursor {
 
 /** An open connection. */
 export interface DriverSession {
-  /** Starts `sql`; `signal` aborts it when the caller gives up (timeout or cancel). */
-  query(sql: string, batchSize: number, signal: AbortSignal): Promise<DriverCursor>;
+  /**
+   * Starts `sql` read-only where the database allows it, with `options.statementTimeoutMs` as a server-side
+   * bound where it has one (see docs/security.md for what each adapter can enforce); `signal` aborts it.
+   */
+  query(sql: string, batchSize: number, signal: AbortSignal, options?: QueryOptions): Promise<DriverCursor>;
   /** Closes the connection without waiting on running work; never throws. */
   close(): Promise<void>;
 }

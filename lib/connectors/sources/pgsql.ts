@@ -1,7 +1,11 @@
-/** PostgreSQL adapter on postgres.js: a server-side portal read in batches (`cursor`). */
+/**
+ * PostgreSQL adapter on postgres.js: a server-side portal read in batches (`cursor`), inside a READ ONLY
+ * transaction with a server-side `statement_timeout`, rolled back at the end. The extended protocol takes one
+ * statement per query, so `SELECT 1; DELETE …` is refused by the server.
+ */
 import type { PgConfig } from '../conn-string/index';
 import type { ColumnInfo } from '../source-port';
-import type { Driver, DriverCursor, DriverSession, Row } from './driver';
+import type { Driver, DriverCursor, DriverSession, QueryOptions, Row } from './driver';
 
 type Sql = import('postgres').Sql;
 type ReservedSql = import('postgres').ReservedSql;
@@ -66,8 +70,29 @@ class PgSession implements DriverSession {
     private readonly sql: ReservedSql,
   ) {}
 
-  async query(text: string, batchSize: number, signal: AbortSignal): Promise<DriverCursor> {
+  async query(
+    text: string,
+    batchSize: number,
+    signal: AbortSignal,
+    options: QueryOptions = {},
+  ): Promise<DriverCursor> {
     const sql = this.sql;
+    await sql.unsafe('BEGIN TRANSACTION READ ONLY');
+    let open = true;
+    const end = async () => {
+      if (!open) return;
+      open = false;
+      await sql.unsafe('ROLLBACK').catch(() => {});
+    };
+    try {
+      if (options.statementTimeoutMs)
+        await sql.unsafe(
+          `SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(options.statementTimeoutMs))}`,
+        );
+    } catch (e) {
+      await end();
+      throw e;
+    }
     const q = sql.unsafe(text);
     const it = q.cursor(batchSize)[Symbol.asyncIterator]();
     let columns: ColumnInfo[] | undefined;
@@ -79,6 +104,7 @@ class PgSession implements DriverSession {
         const r = await it.next();
         if (r.done) {
           signal.removeEventListener('abort', onAbort);
+          await end();
           return undefined;
         }
         const batch = r.value as unknown as Row[] & { columns?: Array<{ name: string; type: number }> };
@@ -95,6 +121,7 @@ class PgSession implements DriverSession {
       async cancel() {
         signal.removeEventListener('abort', onAbort);
         await it.return?.();
+        await end();
       },
     };
   }

@@ -17,6 +17,8 @@ export function formatDuration(ms: number): string {
 }
 
 const CANCEL_GRACE_MS = 5_000;
+/** The most rows a preview fetches. */
+export const PREVIEW_MAX_ROWS = 10;
 
 /** An AbortController that also aborts when the caller's signal does. */
 function linked(signal: AbortSignal | undefined, what: string): { ac: AbortController; unlink: () => void } {
@@ -137,7 +139,10 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
     const bound = <T>(p: Promise<T>, onLate?: (v: T) => void) => race(p, ac, ms, timeout, mapError, onLate);
     let cursor: DriverCursor;
     try {
-      cursor = await bound(s.query(sql, batchSize, ac.signal), (c) => void c.cancel());
+      cursor = await bound(
+        s.query(sql, batchSize, ac.signal, { statementTimeoutMs: ms }),
+        (c) => void c.cancel(),
+      );
     } catch (e) {
       unlink();
       dropSession();
@@ -178,7 +183,8 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
     },
 
     async preview(sql: string, limit = 10): Promise<PreviewResult> {
-      const n = Math.max(1, Math.min(Math.floor(limit) || 10, 10_000));
+      // At most PREVIEW_MAX_ROWS rows leave the server: the batch size is the cursor's fetch size.
+      const n = Math.max(1, Math.min(Math.floor(limit) || PREVIEW_MAX_ROWS, PREVIEW_MAX_ROWS));
       const q = await openQuery(sql, n, o.queryTimeoutMs, undefined, 'preview query');
       let failed = false;
       try {

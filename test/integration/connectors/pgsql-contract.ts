@@ -137,5 +137,39 @@ export function pgsqlContract(label: string, start: () => Promise<PgTarget>) {
       await expect(src.preview('select 2 as two')).resolves.toMatchObject({ rows: [{ two: 2 }] });
       await src.close();
     });
+
+    it('runs queries read-only, one statement at a time, with a server-side statement timeout', async () => {
+      const src = open(4_000);
+      const writes = [
+        `insert into ${table} values (1, 'XX', 1) returning day`,
+        `with d as (delete from ${table} returning 1) select count(*) from d`,
+        `select 1 as one; delete from ${table}`,
+        `create table ${table}_evil (x int)`,
+      ];
+      for (const sql of writes) {
+        const err = await src.preview(sql).catch((e) => e);
+        expect(err, sql).toBeInstanceOf(UpstreamError);
+        expect(String(err.message), sql).toMatch(/read-only transaction|multiple commands/);
+      }
+      const streamed = (async () => {
+        for await (const _ of src.stream(`delete from ${table} returning day`, { batchSize: 10 })) void _;
+      })();
+      await expect(streamed).rejects.toThrow(/read-only transaction/);
+      expect(await target.exec(`select count(*)::int as n from ${table}`)).toEqual([{ n: ROWS }]);
+      const settings = await src.preview(
+        "select current_setting('transaction_read_only') as ro, current_setting('statement_timeout') as timeout",
+      );
+      expect(settings.rows).toEqual([{ ro: 'on', timeout: '4s' }]);
+      // The session is left outside any transaction: later queries still work.
+      await expect(src.preview('select 3 as three')).resolves.toMatchObject({ rows: [{ three: 3 }] });
+      await src.close();
+    });
+
+    it('fetches at most 10 rows for a preview, whatever limit is asked', async () => {
+      const src = open();
+      const result = await src.preview(`select day from ${table}`, 10_000);
+      expect(result.rows).toHaveLength(10);
+      await src.close();
+    });
   });
 }
