@@ -36,9 +36,12 @@ export function dayToDate(day: number | null | undefined): string | null {
 /** Table → estimated rows; null when the table was never analysed (the catalog does not know). */
 export type RowEstimates = Record<string, number | null>;
 
-/** One catalog read for any number of dataset schemas: the data tables present and their estimated rows. */
-export async function rowEstimates(db: Database, schemas: string[]): Promise<Map<string, RowEstimates>> {
-  const out = new Map<string, RowEstimates>();
+/** Every table of the given schemas with the catalog's row estimate (-1: never analysed), one read of pg_class. */
+export async function catalogTables(
+  db: Database,
+  schemas: string[],
+): Promise<Map<string, Array<{ table: string; tuples: number }>>> {
+  const out = new Map<string, Array<{ table: string; tuples: number }>>();
   if (schemas.length === 0) return out;
   const rows = await db.rows<{ schema: string; table: string; tuples: number | string }>(sql`
     SELECT n.nspname AS schema, c.relname AS table, c.reltuples AS tuples
@@ -46,23 +49,33 @@ export async function rowEstimates(db: Database, schemas: string[]): Promise<Map
     WHERE n.nspname IN (${sql.join(
       schemas.map((s) => sql`${s}`),
       sql`, `,
-    )}) AND c.relkind IN ('r', 'p')
-      AND c.relname IN (${sql.join(
-        DATA_TABLES.map((t) => sql`${t}`),
-        sql`, `,
-      )})`);
+    )}) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+    ORDER BY 1, 2`);
   for (const r of rows) {
-    const m = out.get(r.schema) ?? {};
-    const n = Number(r.tuples);
-    m[r.table] = n < 0 ? null : Math.round(n);
-    out.set(r.schema, m);
+    const list = out.get(r.schema) ?? [];
+    list.push({ table: r.table, tuples: Number(r.tuples) });
+    out.set(r.schema, list);
   }
-  // Stable key order: the order of DATA_TABLES.
-  for (const [schema, m] of out) {
-    const ordered: RowEstimates = {};
-    for (const t of DATA_TABLES) if (t in m) ordered[t] = m[t];
-    out.set(schema, ordered);
+  return out;
+}
+
+/** The data tables' estimates (DATA_TABLES order) out of catalogTables' list. */
+export function estimatesOf(
+  tables: Array<{ table: string; tuples: number }> | undefined,
+): RowEstimates | undefined {
+  if (!tables) return undefined;
+  const out: RowEstimates = {};
+  for (const t of DATA_TABLES) {
+    const found = tables.find((x) => x.table === t);
+    if (found) out[t] = found.tuples < 0 ? null : Math.round(found.tuples);
   }
+  return out;
+}
+
+/** One catalog read for any number of dataset schemas: the data tables present and their estimated rows. */
+export async function rowEstimates(db: Database, schemas: string[]): Promise<Map<string, RowEstimates>> {
+  const out = new Map<string, RowEstimates>();
+  for (const [schema, tables] of await catalogTables(db, schemas)) out.set(schema, estimatesOf(tables)!);
   return out;
 }
 

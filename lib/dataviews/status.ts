@@ -1,6 +1,6 @@
 /** What a data view holds: its processing status (data users) and its categories with their values (admins). */
 import { datasetTables, schemaNameFor } from '../dataset/ddl';
-import { rowEstimates, summarizeDataset } from '../dataset/summary';
+import { catalogTables, estimatesOf, summarizeDataset } from '../dataset/summary';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { type LatestJobRow, latestJobs, newerFinished } from '../jobs/latest';
 import { jobFigures } from '../jobs/progress';
@@ -46,17 +46,18 @@ export async function getDataViewStatus(
   const { db } = deps;
   const row = await visibleView(db, caller, id);
   const schema = row.schemaName ?? schemaNameFor(row.id);
-  const [tables, latest, active, estimates] = await Promise.all([
-    datasetTables(db, schema),
+  const [catalog, latest, active] = await Promise.all([
+    catalogTables(db, [schema]),
     latestJobs(db, [row.id]),
     activeJobCounts(db, row.id),
-    row.deployed ? rowEstimates(db, [schema]) : Promise.resolve(new Map()),
   ]);
+  const present = catalog.get(schema);
+  const tables = (present ?? []).map((t) => t.table);
   const l = latest.get(row.id);
   const newest = Object.values(l?.newest ?? {}).sort(
     (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id,
   );
-  const counts = estimates.get(schema);
+  const counts = row.deployed ? estimatesOf(present) : undefined;
   return {
     id: row.id,
     name: row.name,

@@ -1,0 +1,185 @@
+/**
+ * How fast GET /dataviews/{id}/status answers while a large load runs: the status use case is called
+ * every 100 ms on its own connection during a load (stream, stage, then the series build that drops and
+ * renames tables under exclusive locks), next to the former way of counting (count(*) of every data
+ * table and the dataset summary's scans) on a third connection. Prints the latencies and a Markdown table.
+ * PostgreSQL only (PGlite runs one statement at a time for every connection: see docs/performance.md).
+ * `DATABASE_URL=postgres://… npx tsx scripts/bench-status.ts [--hotels 95] [--days 730]`
+ */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { openSource } from '../lib/connectors/index';
+import { createDataset, DATA_TABLES, ident, schemaNameFor } from '../lib/dataset/ddl';
+import { connectDatabase } from '../lib/db/connect';
+import type { Database } from '../lib/db/database';
+import { dataViews } from '../lib/db/tables/index';
+import { getDataViewStatus } from '../lib/dataviews/status';
+import { systemCaller } from '../lib/identity/caller';
+import type { JobRow } from '../lib/jobs/repository';
+import { runLoad } from '../lib/pipeline/load';
+import { logger, setLogLevel } from '../lib/shared/logger';
+
+const argv = process.argv.slice(2);
+const opt = (name: string, d: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : d;
+};
+const URL_ = process.env.DATABASE_URL;
+const HOTELS = Number(opt('--hotels', '95'));
+const DAYS = Number(opt('--days', '730'));
+const DB_NAME = 'bench_status';
+
+/** The way status counted before: count(*) per data table and the summary's min/max/count scans. */
+async function formerCounts(db: Database, schema: string): Promise<void> {
+  const s = ident(schema);
+  for (const t of DATA_TABLES) await db.rows(sql.raw(`SELECT count(*)::bigint AS n FROM ${s}.${ident(t)}`));
+  await db.rows(
+    sql.raw(`SELECT (SELECT min(first_day) FROM ${s}.all_series), (SELECT max(last_day) FROM ${s}.all_series),
+      (SELECT count(*) FROM ${s}.all_series), (SELECT count(*) FROM ${s}.all_anomalies)`),
+  );
+}
+
+function stats(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+  return { n: s.length, p50: q(0.5), p95: q(0.95), max: s[s.length - 1] ?? 0 };
+}
+
+async function main() {
+  if (!URL_)
+    throw new Error('set DATABASE_URL to a PostgreSQL server (this measures concurrent connections)');
+  setLogLevel('warn');
+  const admin = postgres(URL_, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE ${DB_NAME}`);
+  const u = new URL(URL_);
+  u.pathname = `/${DB_NAME}`;
+  const url = u.toString();
+  const loadAvg = [os.loadavg()[0]];
+  try {
+    const db = await connectDatabase({ databaseUrl: url, migrate: true, maxConnections: 4 });
+    const reader = await connectDatabase({ databaseUrl: url, maxConnections: 5 }); // as a function container
+    const former = await connectDatabase({ databaseUrl: url, maxConnections: 1 });
+    const baseline = await connectDatabase({ databaseUrl: url, maxConnections: 1 });
+    await db.rows(
+      sql.raw(`CREATE TABLE hotel_revenue (stay_day integer, country text, city text, hotel text, channel text, room text, revenue double precision, nights integer);
+      INSERT INTO hotel_revenue
+        SELECT to_char(d, 'YYYYMMDD')::int, 'Country ' || (h % 24) % 6, 'City ' || h % 24, 'Hotel ' || h, 'Channel ' || c, 'Room ' || r,
+          round((40 + random() * 400)::numeric, 2)::float8, 1 + (h + c + r) % 5
+        FROM generate_series(date '2023-01-01', date '2023-01-01' + ${DAYS - 1}, interval '1 day') d,
+          generate_series(0, ${HOTELS - 1}) h, generate_series(1, 5) c, generate_series(1, 2) r`),
+    );
+    const categories = [
+      { name: 'country' },
+      { name: 'city', parent: 'country' },
+      { name: 'hotel', parent: 'city' },
+      { name: 'channel' },
+      { name: 'room' },
+    ];
+    const definition = {
+      schemaVersion: 3,
+      metadata: { name: 'bench_status', domain: 'bench' },
+      source: {
+        connector: 'bench',
+        dateColumn: 'day',
+        valueColumn: 'amount',
+        countColumn: 'nights',
+        loadMode: 'full',
+        trigger: 'api',
+        loadQuery:
+          'SELECT stay_day AS day, country, city, hotel, channel, room, revenue AS amount, nights FROM hotel_revenue',
+      },
+      categories: categories.map((c) => ({ ...c, label: c.name })),
+      analysis: {
+        fillGapMethod: 'zero',
+        detectors: [],
+        specialDates: [],
+        recurringRules: [],
+        specialPeriods: [],
+      },
+    };
+    const [view] = await db.orm
+      .insert(dataViews)
+      .values({
+        name: 'bench_status',
+        domain: 'bench',
+        connector: 'bench',
+        definition,
+        deployed: true,
+        enabled: true,
+      })
+      .returning();
+    const id = view.id as number;
+    const schema = schemaNameFor(id);
+    await db.orm.update(dataViews).set({ schemaName: schema }).where(sql`id = ${id}`);
+    await db.tx((tx) => createDataset(tx, schema, { categories }));
+    const [inserted] = await db.rows<{ id: number }>(
+      sql`INSERT INTO jobs (data_view_id, kind, status, trigger, attempts, started_at) VALUES (${id}, 'Load', 'running', 'api', 1, now()) RETURNING *`,
+    );
+    const open = async () =>
+      openSource('pgsql', { conn_string: url }, { timeoutMs: 30_000, queryTimeoutMs: 3_600_000 });
+
+    // Two loads: the first fills the tables (so the second replaces real data), the second is measured.
+    const load = () =>
+      runLoad(
+        { db, log: logger, openSource: open, batchSize: 20_000 },
+        { id: Number(inserted.id), dataViewId: id, kind: 'Load', detail: {} } as unknown as JobRow,
+        new AbortController().signal,
+      );
+    await load();
+    const statusMs: number[] = [];
+    const formerMs: number[] = [];
+    const baselineMs: number[] = [];
+    let running = true;
+    const t0 = performance.now();
+    const loading = load().finally(() => {
+      running = false;
+    });
+    const poll = async (into: number[], fn: () => Promise<unknown>) => {
+      while (running) {
+        const t = performance.now();
+        await fn();
+        into.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const deps = { db: reader };
+    await Promise.all([
+      poll(statusMs, () => getDataViewStatus(deps, systemCaller(), id)),
+      poll(formerMs, () => formerCounts(former, schema)),
+      poll(baselineMs, () => baseline.rows(sql`SELECT 1`)),
+      loading,
+    ]);
+    const { result } = await loading;
+    const loadMs = performance.now() - t0;
+    loadAvg.push(os.loadavg()[0]);
+    const a = stats(statusMs);
+    const b = stats(formerMs);
+    const c = stats(baselineMs);
+    const f = (x: number) => x.toFixed(x < 10 ? 1 : 0);
+    const lines = [
+      `Measured by \`scripts/bench-status.ts\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores, Node ${process.version}, PostgreSQL on the same machine, shared with other work (load average ${loadAvg[0].toFixed(1)} → ${loadAvg[1].toFixed(1)}). A full load of ${result.rows.toLocaleString('en')} source rows into ${result.series.toLocaleString('en')} series (${(result.dataRows + result.filledRows).toLocaleString('en')} data rows) replacing the same data, ${(loadMs / 1000).toFixed(1)} s; each reader polls every 100 ms on its own connection while it runs.`,
+      '',
+      '| reader | calls during the load | p50 (ms) | p95 (ms) | max (ms) |',
+      '|---|---|---|---|---|',
+      `| status use case (job records, pg_class estimates) | ${a.n} | ${f(a.p50)} | ${f(a.p95)} | ${f(a.max)} |`,
+      `| former counting (count(*) per table, summary scans) | ${b.n} | ${f(b.p50)} | ${f(b.p95)} | ${f(b.max)} |`,
+      `| baseline: \`SELECT 1\` (what the loaded machine allows) | ${c.n} | ${f(c.p50)} | ${f(c.p95)} | ${f(c.max)} |`,
+    ];
+    console.log(lines.join('\n'));
+    await reader.close();
+    await former.close();
+    await baseline.close();
+    await db.close();
+  } finally {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
