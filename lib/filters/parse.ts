@@ -24,6 +24,7 @@ export const FILTER_READ_ONLY_FIELDS = [
   'isOwner',
   'sharedWith',
   'summary',
+  'hiddenDataViews',
 ] as const;
 
 type Parsed<T> = { value: T; errors: FieldError[] };
