@@ -1,6 +1,7 @@
 /** Connector use cases (admin only): create, read masked, update, delete, test, preview, and opening a source for loads. */
 import type { Database } from '../db/database';
 import { type Caller, requireAdmin } from '../identity/caller';
+import { connectorSecretName } from '../secrets/index';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../shared/errors';
 import type { Clock } from '../shared/clock';
 import type { Logger } from '../shared/logger';
@@ -107,7 +108,7 @@ export async function createConnector(
   toDriverConfig(type, configuration); // a malformed configuration is the caller's 400, before anything is stored
   if (await findConnector(deps.db, name))
     throw new ConflictError(`A connector named ${name} already exists.`);
-  const ref = await deps.secrets.put(name, JSON.stringify(configuration));
+  const ref = await deps.secrets.put(connectorSecretName(name), JSON.stringify(configuration));
   try {
     return view(
       await insertConnector(deps.db, {
@@ -147,7 +148,10 @@ export async function updateConnector(
   if (input.description !== undefined) patch.description = input.description;
   if (input.configuration !== undefined) {
     toDriverConfig(type, input.configuration);
-    patch.secretRef = await deps.secrets.put(row.name, JSON.stringify(input.configuration));
+    patch.secretRef = await deps.secrets.put(
+      connectorSecretName(row.name),
+      JSON.stringify(input.configuration),
+    );
     patch.maskedConfiguration = maskConfiguration(type, input.configuration);
     patch.status = 'untested';
     patch.lastTestMessage = null;

@@ -1,6 +1,6 @@
-/** AWS Secrets Manager adapter: one secret per connector under a name prefix; the reference is the name. */
+/** AWS Secrets Manager adapter: one secret per connector (and per service secret) under a name prefix, in namespaces that cannot collide; the reference is the name. */
 import { SecretStoreError } from './errors';
-import type { SecretStore } from './secret-store';
+import { namespacedSecretName, type SecretStore } from './secret-store';
 
 /** Anything with the SDK client's send(), so tests can hand in a fake. */
 export interface SecretsManagerLike {
@@ -8,7 +8,7 @@ export interface SecretsManagerLike {
 }
 
 export interface AwsSecretsManagerStoreOptions {
-  /** Prepended to every name, e.g. `anomaly-monitor/dev/connectors/`. */
+  /** Prepended to every (namespaced) name, e.g. `anomaly-monitor/dev/` → `anomaly-monitor/dev/connector/sales`. */
   prefix: string;
   /** A ready client; otherwise one is created on first use with `region` and the default credentials. */
   client?: SecretsManagerLike;
@@ -44,7 +44,7 @@ export class AwsSecretsManagerStore implements SecretStore {
   }
 
   async put(name: string, value: string): Promise<string> {
-    const id = `${this.options.prefix}${name}`;
+    const id = `${this.options.prefix}${namespacedSecretName(name)}`;
     if (!NAME.test(id))
       throw new SecretStoreError(`secret name '${id}' has characters Secrets Manager does not allow`);
     const { sdk, client } = await this.connect();

@@ -4,6 +4,7 @@ import { LocalSecretStore } from './local-store';
 import type { SecretStore } from './secret-store';
 
 export type { SecretStore } from './secret-store';
+export { connectorSecretName, namespacedSecretName, serviceSecretName } from './secret-store';
 export { SecretStoreError } from './errors';
 export { LocalSecretStore, type LocalSecretStoreOptions } from './local-store';
 export {

@@ -13,3 +13,14 @@ export interface SecretStore {
   /** Forgets the secret; deleting one that is already gone is not an error. */
   delete(ref: string): Promise<void>;
 }
+
+/**
+ * Secret names are namespaced so that no connector can collide with the service's own secrets:
+ * `connector/<connector name>` (connector names never hold '/') and `service/<name>`. A bare name is taken
+ * as a connector's.
+ */
+export const connectorSecretName = (name: string) => `connector/${name}`;
+export const serviceSecretName = (name: string) => `service/${name}`;
+export function namespacedSecretName(name: string): string {
+  return /^(connector|service)\//.test(name) ? name : connectorSecretName(name);
+}

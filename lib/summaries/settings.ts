@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { settings } from '../db/tables/index';
 import { type Caller, requireAdmin } from '../identity/caller';
-import type { SecretStore } from '../secrets/index';
+import { type SecretStore, serviceSecretName } from '../secrets/index';
 import { ConflictError, UpstreamError, ValidationError } from '../shared/errors';
 import { LlmCallError, type LlmEndpoint, renderBody } from './llm-client';
 import { endpointRefusal } from './endpoint-guard';
@@ -129,7 +129,7 @@ export async function putSummarizationSettings(
       headers[k] = old;
     } else headers[k] = v;
   }
-  const ref = await deps.secrets.put('summarization-headers', JSON.stringify(headers));
+  const ref = await deps.secrets.put(serviceSecretName('summarization-headers'), JSON.stringify(headers));
   const value: Stored = {
     url: input.url,
     bodyTemplate: input.bodyTemplate,

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { AwsSecretsManagerStore, SecretStoreError, createSecretStore } from '../../../lib/secrets/index';
+import {
+  AwsSecretsManagerStore,
+  connectorSecretName,
+  createSecretStore,
+  SecretStoreError,
+  serviceSecretName,
+} from '../../../lib/secrets/index';
 import { FakeSecretsManager } from './fake-secrets-manager';
 import { secretStoreContract } from './secret-store-contract';
 
-const prefix = 'anomaly-monitor/dev/connectors/';
+const prefix = 'anomaly-monitor/dev/';
 
 secretStoreContract(
   'AwsSecretsManagerStore on a fake client',
@@ -14,13 +20,29 @@ secretStoreContract('createSecretStore aws', () =>
 );
 
 describe('the Secrets Manager store', () => {
+  it("keeps connectors' secrets and the service's own in namespaces no connector name can reach", async () => {
+    const client = new FakeSecretsManager();
+    const store = new AwsSecretsManagerStore({ prefix, client });
+    const service = await store.put(
+      serviceSecretName('summarization-headers'),
+      '{"authorization":"Bearer sk"}',
+    );
+    // A connector named like the service's secret (connector names hold no '/').
+    const connector = await store.put(connectorSecretName('summarization-headers'), '{"conn_string":"x"}');
+    const bare = await store.put('summarization-headers', '{"conn_string":"y"}');
+    expect(service).toBe(`${prefix}service/summarization-headers`);
+    expect(connector).toBe(`${prefix}connector/summarization-headers`);
+    expect(bare).toBe(connector);
+    expect(await store.get(service)).toBe('{"authorization":"Bearer sk"}');
+  });
+
   it('keeps one secret per connector under the prefix, the reference being its name', async () => {
     const client = new FakeSecretsManager();
     const ref = await new AwsSecretsManagerStore({ prefix, client, kmsKeyId: 'alias/connectors' }).put(
       'sales',
       'v',
     );
-    expect(ref).toBe(`${prefix}sales`);
+    expect(ref).toBe(`${prefix}connector/sales`);
     expect(client.secrets.get(ref)).toMatchObject({ value: 'v', kmsKeyId: 'alias/connectors' });
     expect(client.sent).toEqual(['CreateSecretCommand']);
   });
@@ -31,7 +53,7 @@ describe('the Secrets Manager store', () => {
     await store.put('sales', 'v1');
     await store.put('sales', 'v2');
     expect(client.sent).toEqual(['CreateSecretCommand', 'CreateSecretCommand', 'PutSecretValueCommand']);
-    expect(client.secrets.get(`${prefix}sales`)).toMatchObject({ value: 'v2', versions: 2 });
+    expect(client.secrets.get(`${prefix}connector/sales`)).toMatchObject({ value: 'v2', versions: 2 });
   });
 
   it('deletes for good, without the recovery window', async () => {
