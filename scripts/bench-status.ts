@@ -1,11 +1,13 @@
 /**
  * How fast GET /dataviews/{id}/status answers while a large load runs: the status use case is called
- * every 100 ms on its own connection during a load (stream, stage, then the series build that drops and
- * renames tables under exclusive locks), next to the former way of counting (count(*) of every data
- * table and the dataset summary's scans) on a third connection. Prints the latencies and a Markdown table.
+ * every 100 ms on its own connection pool during a load (stream, stage, then the series build that drops
+ * and renames tables under exclusive locks), next to the former way of counting (count(*) of every data
+ * table and the dataset summary's scans) and a `SELECT 1` baseline. The load runs in a child process, as
+ * it does in its own worker function in the service. Prints the latencies and a Markdown table.
  * PostgreSQL only (PGlite runs one statement at a time for every connection: see docs/performance.md).
  * `DATABASE_URL=postgres://… npx tsx scripts/bench-status.ts [--hotels 95] [--days 730]`
  */
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
@@ -47,7 +49,45 @@ function stats(ms: number[]) {
   return { n: s.length, p50: q(0.5), p95: q(0.95), max: s[s.length - 1] ?? 0 };
 }
 
+/** The child: one load of view `id` as job `jobId` in the database at `url`; prints its result as JSON. */
+async function childLoad(url: string, id: number, jobId: number): Promise<void> {
+  setLogLevel('warn');
+  const db = await connectDatabase({ databaseUrl: url, maxConnections: 4 });
+  const open = async () =>
+    openSource('pgsql', { conn_string: url }, { timeoutMs: 30_000, queryTimeoutMs: 3_600_000 });
+  const { result } = await runLoad(
+    { db, log: logger, openSource: open, batchSize: 20_000 },
+    { id: jobId, dataViewId: id, kind: 'Load', detail: {} } as unknown as JobRow,
+    new AbortController().signal,
+  );
+  console.log(JSON.stringify(result));
+  await db.close();
+}
+
+function loadInChild(url: string, id: number, jobId: number): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', import.meta.filename, '--child-load', url, String(id), String(jobId)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop()!))
+        : reject(new Error(`load child exited ${code}`)),
+    );
+  });
+}
+
 async function main() {
+  const child = argv.indexOf('--child-load');
+  if (child >= 0) return childLoad(argv[child + 1], Number(argv[child + 2]), Number(argv[child + 3]));
   if (!URL_)
     throw new Error('set DATABASE_URL to a PostgreSQL server (this measures concurrent connections)');
   setLogLevel('warn');
@@ -134,7 +174,7 @@ async function main() {
     const baselineMs: number[] = [];
     let running = true;
     const t0 = performance.now();
-    const loading = load().finally(() => {
+    const loading = loadInChild(url, id, Number(inserted.id)).finally(() => {
       running = false;
     });
     const poll = async (into: number[], fn: () => Promise<unknown>) => {
@@ -152,7 +192,7 @@ async function main() {
       poll(baselineMs, () => baseline.rows(sql`SELECT 1`)),
       loading,
     ]);
-    const { result } = await loading;
+    const result = await loading;
     const loadMs = performance.now() - t0;
     loadAvg.push(os.loadavg()[0]);
     const a = stats(statusMs);
@@ -160,7 +200,7 @@ async function main() {
     const c = stats(baselineMs);
     const f = (x: number) => x.toFixed(x < 10 ? 1 : 0);
     const lines = [
-      `Measured by \`scripts/bench-status.ts\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores, Node ${process.version}, PostgreSQL on the same machine, shared with other work (load average ${loadAvg[0].toFixed(1)} → ${loadAvg[1].toFixed(1)}). A full load of ${result.rows.toLocaleString('en')} source rows into ${result.series.toLocaleString('en')} series (${(result.dataRows + result.filledRows).toLocaleString('en')} data rows) replacing the same data, ${(loadMs / 1000).toFixed(1)} s; each reader polls every 100 ms on its own connection while it runs.`,
+      `Measured by \`scripts/bench-status.ts\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores, Node ${process.version}, PostgreSQL on the same machine, shared with other work (load average ${loadAvg[0].toFixed(1)} → ${loadAvg[1].toFixed(1)}). A full load of ${result.rows.toLocaleString('en')} source rows into ${result.series.toLocaleString('en')} series (${(result.dataRows + result.filledRows).toLocaleString('en')} data rows) replacing the same data, ${(loadMs / 1000).toFixed(1)} s; the load runs in its own process (as in its worker function) and each reader polls every 100 ms on its own connections while it runs.`,
       '',
       '| reader | calls during the load | p50 (ms) | p95 (ms) | max (ms) |',
       '|---|---|---|---|---|',
