@@ -160,6 +160,48 @@ function imputeNoData(input: SeriesInput, w: SeriesWindow, ws: Workspace): Float
 }
 
 /**
+ * The series' day-level noise (RunInput.daySigma): mean absolute difference between days a week
+ * apart that both had data (each clipped at 2.5 × the plain mean), × 1.2533 / √2; once per series
+ * (cached in the workspace).
+ */
+function daySigma(input: SeriesInput, w: SeriesWindow, ws: Workspace): number {
+  if (ws.sigmaFor === input.values && ws.sigmaStart === w.start && ws.sigmaEnd === w.end) return ws.sigma;
+  ws.sigmaMean = 0;
+  const x = input.values;
+  const present = input.present;
+  let sum = 0;
+  let count = 0;
+  for (let t = w.start + 7; t < w.end; t++) {
+    if (present !== undefined && (present[t] === 0 || present[t - 7] === 0)) continue;
+    sum += Math.abs(x[t] - x[t - 7]);
+    count++;
+  }
+  // A second pass clips each difference at 2.5 × the mean, so that bursts and shifts do not pass
+  // for noise (about 3 % below the plain mean for normal noise).
+  const cap = count > 0 ? (2.5 * sum) / count : 0;
+  let clipped = 0;
+  for (let t = w.start + 7; t < w.end; t++) {
+    if (present !== undefined && (present[t] === 0 || present[t - 7] === 0)) continue;
+    const d = Math.abs(x[t] - x[t - 7]);
+    clipped += d < cap ? d : cap;
+  }
+  const sigma = count > 0 ? ((clipped / count) * 1.2533) / Math.SQRT2 : 0;
+  let level = 0;
+  let days = 0;
+  for (let t = w.start; t < w.end; t++) {
+    if (present !== undefined && present[t] === 0) continue;
+    level += x[t];
+    days++;
+  }
+  ws.sigmaMean = days > 0 ? level / days : 0;
+  ws.sigmaFor = input.values;
+  ws.sigmaStart = w.start;
+  ws.sigmaEnd = w.end;
+  ws.sigma = sigma;
+  return sigma;
+}
+
+/**
  * Runs one detector and appends its anomalies; returns the skip reason when it did not run.
  * After a run, ws.expected and ws.flags hold the per-day result (used by the preview).
  */
@@ -191,6 +233,8 @@ export function runDetector(
     parent: input.parentValues,
     peer: input.peerChange,
     cardinality: input.cardinality,
+    daySigma: d.type === 'gap' ? 0 : daySigma(input, w, ws),
+    dayMean: ws.sigmaMean,
   };
   ws.flagged = true;
   const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
@@ -240,6 +284,7 @@ export function detectSeries(
       ? alignCalendar(ctx.calendar, input.dayIndex0, input.values.length)
       : null;
   ws.imputedFor = null;
+  ws.sigmaFor = null;
   for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   return out;
 }
@@ -292,6 +337,7 @@ export function detectShard(
     };
     const w = seriesWindow(input, ctx);
     ws.imputedFor = null;
+    ws.sigmaFor = null;
     for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   }
   return out;

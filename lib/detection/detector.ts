@@ -17,6 +17,14 @@ export interface RunInput {
   parent?: Float64Array;
   peer?: Float64Array;
   cardinality?: Float64Array;
+  /**
+   * The series' own day-level noise in its units: the mean absolute week-over-week difference of
+   * the analysed days with data × 1.2533 / √2 (a standard deviation of one day for normal noise).
+   * A floor of the noise tests, so that a ratio to one low day of a sparse series is not news.
+   */
+  daySigma: number;
+  /** Mean of the analysed days with data (the level daySigma belongs to). */
+  dayMean: number;
 }
 
 export type RequiredInput = 'present' | 'parentValues' | 'peerChange' | 'cardinality';

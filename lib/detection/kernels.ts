@@ -85,6 +85,14 @@ export class DayNoise {
   count = 0;
   /** Apply the Poisson floor (off for cardinality: a count of children is not a count of events). */
   poisson = true;
+  /**
+   * Least scale in the series' units at the series' mean level (the comparison's share of
+   * RunInput.daySigma); at another level it scales with sqrt(level / mean), as count noise does.
+   */
+  absFloor = 0;
+  /** The series' mean (RunInput.dayMean) and its recent level (28-day weighted mean of judged days). */
+  meanLevel = 0;
+  private level = 0;
   /** The last TAIL_DAYS absolute relative residuals (unclipped), for the tail scale. */
   private readonly tail = new Float64Array(TAIL_DAYS);
   private tailHead = 0;
@@ -93,18 +101,19 @@ export class DayNoise {
   reset(): void {
     this.mean = 0;
     this.count = 0;
+    this.level = 0;
     this.tailHead = 0;
     this.tailSize = 0;
   }
 
   /**
-   * The tail scale: the 98th percentile of the recent absolute residuals (the largest, second
-   * largest… of the ring) ÷ 2.326, a standard deviation for normal noise and more for a series
+   * The tail scale: about the 98th percentile of the recent absolute residuals (the second largest
+   * of the ring; the largest before 20) ÷ 2.326, a standard deviation for normal noise and more for a series
    * with frequent bursts, so that its usual bursts are not news.
    */
   private tailSigma(): number {
     const n = this.tailSize;
-    const second = n >= 100;
+    const second = n >= 20;
     let a = 0;
     let b = 0;
     for (let i = 0; i < n; i++) {
@@ -132,12 +141,17 @@ export class DayNoise {
   /** Whether a change of diff against exp exceeds k scales (false during the first 7 residuals). */
   unusual(diff: number, exp: number, k: number): boolean {
     if (this.count < NOISE_MIN_DAYS) return false;
-    return Math.abs(diff) >= k * this.scale(exp) * Math.abs(exp);
+    const rel = this.scale(exp) * Math.abs(exp);
+    let floor = this.absFloor;
+    if (floor > 0 && this.meanLevel > 0) floor *= Math.sqrt(Math.max(0, this.level) / this.meanLevel);
+    return Math.abs(diff) >= k * (rel > floor ? rel : floor);
   }
 
   /** Adds the absolute relative residual of a judged, unflagged day. */
-  push(absRel: number): void {
+  push(absRel: number, value: number): void {
     if (!(absRel >= 0) || absRel === Number.POSITIVE_INFINITY) return;
+    if (!Number.isNaN(value))
+      this.level += (value - this.level) / (this.count < NOISE_MEMORY ? this.count + 1 : NOISE_MEMORY);
     this.tail[this.tailHead] = absRel;
     this.tailHead = this.tailHead + 1 === TAIL_DAYS ? 0 : this.tailHead + 1;
     if (this.tailSize < TAIL_DAYS) this.tailSize++;

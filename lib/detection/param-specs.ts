@@ -112,7 +112,7 @@ const DEFAULTS = {
   cw: { pct: 20, k: 3 },
   peer: { pct: 25, k: 4 },
   mix: { pct: 20, k: 4 },
-  cardinality: { pct: 10, k: 3 },
+  cardinality: { pct: 10, k: 4 },
 };
 
 const MONTH_PREDICTION = "each weekday's mean in the reference period summed over this period's weekdays";

@@ -21,6 +21,12 @@ export class Workspace {
   imputedFor: Float64Array | null = null;
   imputedStart = -1;
   imputedEnd = -1;
+  /** The series' day-level noise (see detect.ts daySigma), cached per series. */
+  sigma = 0;
+  sigmaMean = 0;
+  sigmaFor: Float64Array | null = null;
+  sigmaStart = -1;
+  sigmaEnd = -1;
   /** All zeros: the actual values of missing days. */
   zeros = new Float64Array(0);
   /** Prefix sums for segment statistics. */

@@ -58,6 +58,9 @@ function runCross(
   tracker.reset();
   noise.reset();
   noise.poisson = kind !== KIND_CARDINALITY;
+  // The day's own noise (the expectation is a mean of weeks); cardinality counts children instead.
+  noise.absFloor = kind === KIND_CARDINALITY ? 0 : input.daySigma;
+  noise.meanLevel = input.dayMean;
   shifts.reset();
   const warmEnd = Math.min(end, start + span);
   for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : actual[t];
@@ -117,7 +120,7 @@ function runCross(
       }
       // Judged only when material, and flagged only when unusual for this series too.
       if (flag !== 0 && (exp < minVolume || !noise.unusual(at - exp, exp, k))) flag = 0;
-      if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(at / exp - 1));
+      if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(at / exp - 1), at);
     }
     e[t] = exp;
     f[t] = flag;

@@ -5,6 +5,9 @@
  */
 import type { DetectorImpl } from '../detector';
 
+/** A run of missing days is reported when its chance (see below) is below this: log(1 %). */
+const LOG_GAP_CHANCE = Math.log(0.01);
+
 export const gap: DetectorImpl<'gap'> = {
   type: 'gap',
   code: 'Gap',
@@ -29,7 +32,20 @@ export const gap: DetectorImpl<'gap'> = {
       let stop = t;
       while (stop < end && present[stop] === 0) stop++;
       const len = stop - t;
-      if (len > longer && len < shorter) {
+      // A gap is news only when a run this long is unlikely for this series: with q the share of
+      // days without data in the 8 weeks before it, q^len must be below 1 %. A series that had data
+      // every day reports its first missing day; a sparse leaf, where a day without bookings is
+      // common, only a long silence.
+      let seen = 0;
+      let missed = 0;
+      for (let u = Math.max(start, t - 56); u < t; u++) {
+        seen++;
+        if (present[u] === 0) missed++;
+      }
+      // With less than 4 weeks of history the rate is estimated with half a missing day added.
+      const q = seen >= 28 ? missed / seen : (missed + 0.5) / (seen + 1);
+      const regular = seen > 0 && (q === 0 || len * Math.log(q) < LOG_GAP_CHANCE);
+      if (regular && len > longer && len < shorter) {
         // Expected: the same weekday's mean over the 4 weeks before the gap, counting present days only.
         let fallbackSum = 0;
         let fallbackCnt = 0;
@@ -40,6 +56,7 @@ export const gap: DetectorImpl<'gap'> = {
           }
         }
         const fallback = fallbackCnt > 0 ? fallbackSum / fallbackCnt : 0;
+        let expSum = 0;
         for (let u = t; u < stop; u++) {
           let s = 0;
           let k = 0;
@@ -53,7 +70,15 @@ export const gap: DetectorImpl<'gap'> = {
             }
           }
           e[u] = k > 0 ? s / k : fallback;
+          expSum += e[u];
           f[u] = -1;
+        }
+        // Materiality: missing days that would have held almost nothing are not reported.
+        if (expSum / len < p.minVolume) {
+          for (let u = t; u < stop; u++) {
+            f[u] = 0;
+            e[u] = Number.NaN;
+          }
         }
       }
       t = stop;

@@ -59,6 +59,9 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const k = p.threshold;
   const minVolume = p.minVolume;
   noise.reset();
+  // The expectation is one other day: the difference of two days' noise.
+  noise.absFloor = Math.SQRT2 * input.daySigma;
+  noise.meanLevel = input.dayMean;
   shifts.reset();
   let wd = weekdayOf(input.dayIndex0 + start);
   // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
@@ -81,7 +84,7 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     e[t] = exp;
     f[t] = flag;
     const isSpecial = special !== null && special[t] !== 0;
-    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(xt / exp - 1));
+    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(xt / exp - 1), xt);
     let rebuilt = false;
     // The cleaned value of day t (what later profiles see).
     let ct = exp;
@@ -154,6 +157,9 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const k = p.threshold;
   const minVolume = p.minVolume;
   noise.reset();
+  // The expectation is one other day: the difference of two days' noise.
+  noise.absFloor = Math.SQRT2 * input.daySigma;
+  noise.meanLevel = input.dayMean;
   shifts.reset();
   // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
   let runSign = 0;
@@ -176,7 +182,7 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     e[t] = exp;
     f[t] = flag;
     const isSpecial = special !== null && special[t] !== 0;
-    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(xt / exp - 1));
+    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(xt / exp - 1), xt);
     if (isSpecial) {
       // Explained days neither extend nor break a run and stay out of the baseline.
       c[t] = exp;

@@ -46,7 +46,7 @@ class PeriodNoise {
   }
 
   /** The flag of a period: the business threshold, materiality and the noise test together. */
-  judge(actual: number, predicted: number, days: number, p: PeriodParams): number {
+  judge(actual: number, predicted: number, days: number, p: PeriodParams, daySigma: number): number {
     if (days <= 0 || predicted / days < p.minVolume || predicted <= 0) return 0;
     const flag = classifyPct(actual, predicted, p.percentualChange / 100);
     const rel = Math.abs(actual / predicted - 1);
@@ -55,6 +55,9 @@ class PeriodNoise {
       let scale = (MEAN_ABS_TO_SIGMA * this.sum) / this.size;
       const poisson = 1 / Math.sqrt(predicted);
       if (scale < poisson) scale = poisson;
+      // The series' own day noise summed over the period, on both sides of the comparison.
+      const own = (daySigma * Math.sqrt(2 * days)) / predicted;
+      if (scale < own) scale = own;
       if (scale < MIN_RELATIVE_SCALE) scale = MIN_RELATIVE_SCALE;
       if (rel >= p.threshold * scale) judged = flag;
     }
@@ -263,7 +266,7 @@ function comparePeriods(
       predicted += unmatched * allMean;
       for (let w = 0; w < 7; w++) if (Number.isNaN(mean[w])) mean[w] = allMean;
     }
-    const flag = noise.judge(actual, predicted, days, p);
+    const flag = noise.judge(actual, predicted, days, p, input.daySigma);
     if (flag !== 0) {
       ws.flagged = true;
       // Alternating magnitudes keep consecutive flagged periods apart in assembly.
@@ -310,7 +313,7 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
       actual += x[t];
       predicted += (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
     }
-    const flag = noise.judge(actual, predicted, stop - a, p);
+    const flag = noise.judge(actual, predicted, stop - a, p, input.daySigma);
     if (flag !== 0) {
       ws.flagged = true;
       const mark = (j & 1) === 0 ? flag : 2 * flag;

@@ -36,8 +36,8 @@ const shifts = new ShiftMemory();
  * the series shows on its usual bursty days, so a series with frequent bursts does not report each.
  */
 const tailNoise = new DayNoise();
-/** DT's tail test in robust standard deviations (its band itself is set by `sensitivity`). */
-const DT_TAIL_K = 3.5;
+/** DT's tail test in robust standard deviations at the default sensitivity 3 (it scales with it). */
+const DT_TAIL_K = 3.5 / 3;
 const quartiles = new QuartileWindow(64);
 
 const WARMUP_THRESHOLD = 3.5;
@@ -156,6 +156,9 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   tracker.reset();
   shifts.reset();
   tailNoise.reset();
+  // The day's own noise and that of a mean of a few weeks.
+  tailNoise.absFloor = 1.1 * input.daySigma;
+  tailNoise.meanLevel = input.dayMean;
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
   for (let t = warmEnd; t < end; t++) {
@@ -169,7 +172,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
       flag = spikeFlag(r, exp, win, threshold);
       if (flag !== 0 && !tailNoise.unusual(r, exp, threshold)) flag = 0;
     }
-    if (flag === 0 && !isSpecial && exp > 0) tailNoise.push(Math.abs(r / exp));
+    if (flag === 0 && !isSpecial && exp > 0) tailNoise.push(Math.abs(r / exp), xt);
     e[t] = exp;
     f[t] = flag;
     c[t] = cleanValue(xt, exp, flag, isSpecial);
@@ -204,6 +207,9 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   tracker.reset();
   shifts.reset();
   tailNoise.reset();
+  // The day's own noise and that of a mean of a few weeks.
+  tailNoise.absFloor = 1.1 * input.daySigma;
+  tailNoise.meanLevel = input.dayMean;
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
   for (let t = warmEnd; t < end; t++) {
@@ -217,9 +223,9 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
       // Judged when material; a count must also move beyond its Poisson noise (3 sqrt(expected)).
       if (win.size >= minScores && exp >= minVolume && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp)) {
         flag = win.flag(rel);
-        if (flag !== 0 && !tailNoise.unusual(xt - exp, exp, DT_TAIL_K)) flag = 0;
+        if (flag !== 0 && !tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity)) flag = 0;
       }
-      if (flag === 0 && !isSpecial) tailNoise.push(Math.abs(rel));
+      if (flag === 0 && !isSpecial) tailNoise.push(Math.abs(rel), xt);
     }
     e[t] = exp;
     f[t] = flag;

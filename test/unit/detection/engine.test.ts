@@ -52,9 +52,9 @@ describe('series guards', () => {
     ).toHaveLength(1);
   });
 
-  it('drops anomalies whose daily volume is below minVolume', () => {
+  it('does not judge days whose expected value is below minVolume', () => {
     expect(detectSeries(series(spikeAt40()), [{ type: 'dod', params: { minVolume: 250 } }])).toEqual([]);
-    expect(detectSeries(series(spikeAt40()), [{ type: 'dod', params: { minVolume: 150 } }])).toHaveLength(1);
+    expect(detectSeries(series(spikeAt40()), [{ type: 'dod', params: { minVolume: 50 } }])).toHaveLength(1);
   });
 
   it('skips value detectors when too many scanned days had no source data', () => {

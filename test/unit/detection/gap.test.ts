@@ -37,7 +37,7 @@ describe('gap', () => {
   });
 
   it('longerThan and shorterThan bound the run length', () => {
-    const input = series(flat(60, 100), { present: presence(60, [10, 10], [20, 22], [40, 44]) });
+    const input = series(flat(90, 100), { present: presence(90, [30, 30], [50, 52], [70, 74]) });
     const lengths = (params: Record<string, number>) =>
       detectSeries(input, [{ type: 'gap', params }]).map((a) => a.duration);
     expect(lengths({})).toEqual([1, 3, 5]);
@@ -51,6 +51,14 @@ describe('gap', () => {
     const input = series(flat(60, 100), { present: presence(60, [0, 9], [55, 59]) });
     const anomalies = detectSeries(input, [{ type: 'gap' }]);
     expect(anomalies.map((a) => [a.startDate, a.duration])).toEqual([[dateOf(55), 5]]);
+  });
+
+  it('reports only silences unlikely for the series: a sparse series with many empty days has none', () => {
+    // Every third day without data: a run of one or two missing days is common here.
+    const present = Uint8Array.from({ length: 120 }, (_, t) => (t % 3 === 0 ? 0 : 1));
+    present.fill(0, 100, 106); // six days without data: (1/3)^6 < 1 %
+    const anomalies = detectSeries(series(flat(120, 100), { present }), [{ type: 'gap' }]);
+    expect(anomalies.map((a) => [a.startDate, a.duration])).toEqual([[dateOf(99), 7]]);
   });
 
   it('is skipped without presence flags', () => {

@@ -64,6 +64,8 @@ describe('segment sums', () => {
           const special = withSpecial ? Uint8Array.from(x, (_, t) => Number((t * 7 + seed) % 5 === 0)) : null;
           const input: RunInput = {
             x,
+            daySigma: 0,
+            dayMean: 0,
             present: undefined,
             special,
             start,
