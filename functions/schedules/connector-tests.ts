@@ -1,9 +1,12 @@
 import { connectorDeps, getContainer } from '../../lib/app/container';
 import { testAllConnectors } from '../../lib/connectors/service';
 import { logger } from '../../lib/shared/logger';
+import { observed } from '../../lib/shared/observability';
 
 /** EventBridge schedule: tests every connector (every few hours, CONNECTOR_TEST_INTERVAL_HOURS). */
-export async function handler(): Promise<{ tested: number; failed: number }> {
+export const handler = observed(testAll);
+
+async function testAll(): Promise<{ tested: number; failed: number }> {
   const c = await getContainer();
   const results = await testAllConnectors({ ...connectorDeps(c), log: logger });
   const failed = results.filter((r) => !r.ok).length;

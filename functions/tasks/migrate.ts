@@ -5,8 +5,11 @@
 import { getContainer } from '../../lib/app/container';
 import { type SetupRequest, type SetupResult, setUpDatabase } from '../../lib/app/setup';
 import { logger } from '../../lib/shared/logger';
+import { observed } from '../../lib/shared/observability';
 
-export async function handler(event?: SetupRequest | null): Promise<SetupResult> {
+export const handler = observed(migrate);
+
+async function migrate(event?: SetupRequest | null): Promise<SetupResult> {
   const c = await getContainer();
   const result = await setUpDatabase(c.db, event ?? {});
   logger.info('database set up', {

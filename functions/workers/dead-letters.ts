@@ -5,6 +5,7 @@
 import { deadLetterWorker } from '../../lib/jobs/worker';
 import { abandonJob } from '../../lib/pipeline/jobs';
 import { registerWorker } from '../../lib/queue/local';
+import { observed } from '../../lib/shared/observability';
 
-export const handler = deadLetterWorker(abandonJob);
+export const handler = observed(deadLetterWorker(abandonJob));
 registerWorker('deadLetters', handler);

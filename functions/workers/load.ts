@@ -2,6 +2,7 @@
 import { jobWorker } from '../../lib/jobs/worker';
 import { loadJob } from '../../lib/pipeline/jobs';
 import { registerWorker } from '../../lib/queue/local';
+import { observed } from '../../lib/shared/observability';
 
-export const handler = jobWorker('load', loadJob);
+export const handler = observed(jobWorker('load', loadJob));
 registerWorker('load', handler);

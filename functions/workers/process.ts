@@ -2,6 +2,7 @@
 import { jobWorker } from '../../lib/jobs/worker';
 import { processJob, processShards } from '../../lib/pipeline/jobs';
 import { registerWorker } from '../../lib/queue/local';
+import { observed } from '../../lib/shared/observability';
 
-export const handler = jobWorker('process', processJob, processShards);
+export const handler = observed(jobWorker('process', processJob, processShards));
 registerWorker('process', handler);

@@ -14,6 +14,7 @@ import {
 import { config } from '../config/config';
 import { HttpResult, type Route } from './router';
 import { securityHeadersMiddleware } from './security-headers';
+import { observability } from '../shared/observability';
 
 function toResult(value: unknown, requestId: string): Result {
   const r = value instanceof HttpResult ? value : new HttpResult(200, value);
@@ -29,6 +30,7 @@ function toResult(value: unknown, requestId: string): Result {
 export function httpHandler(routes: Route[]) {
   return middy<Event, Result>()
     .use(securityHeadersMiddleware<Event, Result>(() => config().stage === 'aws'))
+    .use(observability<Event, Result>())
     .use(routing(routes))
     .use(problemErrors())
     .use(authentication())

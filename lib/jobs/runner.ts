@@ -8,6 +8,7 @@ import type { JobMessage, ShardRef } from '../queue/port';
 import type { Clock } from '../shared/clock';
 import { isAppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
+import { recordJob } from '../shared/metrics';
 import {
   claimJob,
   failJob,
@@ -120,6 +121,7 @@ export async function runJobAttempt(
     return 'done';
   }
   log.info('job started', { attempt: job.attempts });
+  recordJob(message.kind, 'started');
   const started = Date.now();
   const lease = holdLease(deps, job, signal);
   try {
@@ -137,6 +139,7 @@ export async function runJobAttempt(
     const detail = result ?? {};
     await finishJob(db, job.id, clock.now(), { ...detail, ms: Date.now() - started }, job.attempts);
     log.info('job finished', { ms: Date.now() - started });
+    recordJob(message.kind, 'finished', { ...detail, ms: Date.now() - started });
     return 'done';
   } catch (e) {
     lease.stop();
@@ -149,11 +152,13 @@ export async function runJobAttempt(
     if (isPermanent(e)) {
       await failJob(db, job.id, clock.now(), reason);
       log.warn('job failed', { reason });
+      recordJob(message.kind, 'failed');
       return 'done';
     }
     if (job.attempts >= deps.maxAttempts) {
       await failJob(db, job.id, clock.now(), `${reason} (attempt ${job.attempts} of ${deps.maxAttempts})`);
       log.error('job failed on its last attempt', { error: e });
+      recordJob(message.kind, 'failed');
       return 'retry';
     }
     await requeueJob(
@@ -191,6 +196,7 @@ export async function runShardAttempt(
     if (detail) {
       await finishJob(db, job.id, clock.now(), detail);
       log.info('job finished by its last shard');
+      recordJob(message.kind, 'finished', detail);
     }
     return 'done';
   } catch (e) {
@@ -201,7 +207,10 @@ export async function runShardAttempt(
       return 'retry';
     }
     const why = `shard ${shard.index + 1} of ${shard.count} failed: ${reason}`;
-    if (await failJob(db, job.id, clock.now(), why)) log.error('job failed by a shard', { error: e });
+    if (await failJob(db, job.id, clock.now(), why)) {
+      log.error('job failed by a shard', { error: e });
+      recordJob(message.kind, 'failed');
+    }
     await work.abandon(job, shard).catch((x) => log.warn('fan-out not cleaned up', { error: x }));
     return isPermanent(e) ? 'done' : 'retry';
   }
@@ -228,6 +237,7 @@ export async function deadLetterJob(
   const reason = `${what} reached the dead-letter queue after ${job.attempts} attempt(s) (the worker crashed, timed out or kept failing)${last}`;
   if (await failJob(deps.db, job.id, deps.clock.now(), errorText(reason))) {
     deps.log.error('job dead-lettered', { jobId: job.id, shard: message.shard?.index });
+    recordJob(job.kind, 'failed');
     if (abandon)
       await abandon(job).catch((e) => deps.log.warn('dead-lettered job not cleaned up', { error: e }));
   }

@@ -1,12 +1,35 @@
-/** The one logger: JSON lines on stdout/stderr, each carrying the request or job id it belongs to. */
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+/**
+ * The one logger, on AWS Lambda Powertools: JSON lines with the service, level, timestamp and, inside a
+ * Lambda invocation, the request id, cold start and function (see lib/shared/observability.ts); an
+ * error is written with its whole cause chain. Debug sampling: POWERTOOLS_LOGGER_SAMPLE_RATE (0..1) of
+ * invocations log at debug level whatever the configured level.
+ */
+import { Logger as Powertools } from '@aws-lambda-powertools/logger';
 
-let threshold: Level | 'silent' = 'info';
+type Level = 'debug' | 'info' | 'warn' | 'error';
+const POWERTOOLS_LEVEL = {
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARN',
+  error: 'ERROR',
+  silent: 'SILENT',
+} as const;
+
+function sampleRate(): number {
+  const n = Number(process.env.POWERTOOLS_LOGGER_SAMPLE_RATE ?? 0);
+  return Number.isFinite(n) && n >= 0 && n <= 1 ? n : 0;
+}
+
+/** The Powertools logger behind every Logger (one instance: the level applies to all children). */
+export const powertoolsLogger = new Powertools({
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'anomaly-monitor',
+  logLevel: 'INFO',
+  sampleRateValue: sampleRate(),
+});
 
 /** Set once by the composition root from the config. */
 export function setLogLevel(level: Level | 'silent'): void {
-  threshold = level;
+  powertoolsLogger.setLogLevel(POWERTOOLS_LEVEL[level]);
 }
 
 export interface Logger {
@@ -17,20 +40,10 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-function errorFields(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
-}
-
 function make(base: Record<string, unknown>): Logger {
-  const write = (level: Level, msg: string, fields?: Record<string, unknown>) => {
-    if (order[level] < order[threshold]) return;
-    const rec: Record<string, unknown> = { time: new Date().toISOString(), level, msg, ...base };
-    if (fields) for (const [k, v] of Object.entries(fields)) rec[k] = errorFields(v);
-    const line = JSON.stringify(rec);
-    if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
-    else process.stdout.write(`${line}\n`);
-  };
+  // Powertools formats Error values (name, message, stack, cause chain) wherever they sit in the fields.
+  const write = (level: Level, msg: string, fields?: Record<string, unknown>) =>
+    powertoolsLogger[level](msg, { ...base, ...fields });
   return {
     debug: (m, f) => write('debug', m, f),
     info: (m, f) => write('info', m, f),

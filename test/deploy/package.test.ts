@@ -214,11 +214,13 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     expect(granted).toBeGreaterThanOrEqual(3);
   });
 
-  it('grants no wildcard resource except the network interface rights of a VPC', () => {
+  it('grants no wildcard resource except the network interface rights of a VPC and X-Ray tracing', () => {
     for (const [id, role] of resourcesOf(pkg.template, 'AWS::IAM::Role')) {
       for (const s of statementsOf(role).filter((s) => s.Resource.includes('*'))) {
         expect(
-          s.Action.filter((a) => !a.startsWith('ec2:')),
+          s.Action.filter(
+            (a) => !a.startsWith('ec2:') && !/^xray:Put(TraceSegments|TelemetryRecords)$/.test(a),
+          ),
           id,
         ).toEqual([]);
       }
@@ -243,7 +245,13 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
         s.Action.filter((a) => !a.startsWith('ec2:')),
       );
       expect(new Set(actions), id).toEqual(
-        new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'secretsmanager:GetSecretValue']),
+        new Set([
+          'logs:CreateLogStream',
+          'logs:PutLogEvents',
+          'xray:PutTraceSegments',
+          'xray:PutTelemetryRecords',
+          'secretsmanager:GetSecretValue',
+        ]),
       );
     }
   });
@@ -398,6 +406,39 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     expect(api.AllowedMethods).toContain('POST');
     // No Lambda serves the UI on AWS.
     expect(resources.WebLambdaFunction).toBeUndefined();
+  });
+
+  it('alarms on dead letters, function errors and throttles, and failed jobs, through one SNS topic', () => {
+    const alarms = resourcesOf(pkg.template, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    expect(resources.AlarmTopic.Type).toBe('AWS::SNS::Topic');
+    for (const a of alarms) expect(refTarget(a.AlarmActions[0])).toBe('AlarmTopic');
+    const on = (ns: string, metric: string) =>
+      alarms.filter((a) => a.Namespace === ns && a.MetricName === metric);
+    const dlqs = jobQueues.map((q) =>
+      refTarget(queueNamed(q)[1].Properties.RedrivePolicy.deadLetterTargetArn),
+    );
+    expect(
+      on('AWS/SQS', 'ApproximateNumberOfMessagesVisible')
+        .map((a) => a.Dimensions[0].Value['Fn::GetAtt'][0])
+        .sort(),
+    ).toEqual([...dlqs].sort());
+    for (const metric of ['Errors', 'Throttles']) {
+      const watched = on('AWS/Lambda', metric).map((a) => refTarget(a.Dimensions[0].Value));
+      expect(new Set(watched), metric).toEqual(new Set(functions.map(([id]) => id)));
+    }
+    const failed = on('AnomalyMonitor', 'JobsFailed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].Dimensions).toEqual([{ Name: 'service', Value: 'anomaly-monitor' }]);
+  });
+
+  it('traces every function with X-Ray and tells Powertools the service and namespace', () => {
+    for (const [id, fn] of functions) {
+      expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
+      expect(fn.Properties.Environment.Variables, id).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: 'anomaly-monitor',
+        POWERTOOLS_METRICS_NAMESPACE: 'AnomalyMonitor',
+      });
+    }
   });
 
   it('loads every function bundle with no node_modules beside it, as Lambda does', async () => {
