@@ -1,4 +1,5 @@
 /** Every JSON Schema of the service, registered with ajv by lib/shared/validation.ts and listed in the OpenAPI document. */
+import alert from './alert.schema.json' with { type: 'json' };
 import comment from './comment.schema.json' with { type: 'json' };
 import common from './common.schema.json' with { type: 'json' };
 import connector from './connector.schema.json' with { type: 'json' };
@@ -29,4 +30,5 @@ export const allSchemas: Array<{ $id: string; [key: string]: unknown }> = [
   cron,
   jobStatus,
   feedback,
+  alert,
 ];

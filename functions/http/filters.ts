@@ -13,6 +13,7 @@ import { getFilterShares, leaveFilter, listShareableUsers, shareFilter } from '.
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { created, noContent, type Route } from '../../lib/http/router';
+import { alertRoutes } from './alerts';
 import { summaryRoutes } from './summaries';
 
 const db = async () => (await getContainer()).db;
@@ -138,6 +139,7 @@ export const routes: Route[] = [
       pinFilter(await db(), caller, intParam(params.id, 'id'), (body as { pinned: boolean }).pinned),
   },
   ...summaryRoutes,
+  ...alertRoutes,
 ];
 
 export const handler = httpHandler(routes);

@@ -8,6 +8,7 @@ import {
   type SummarizationSettingsInput,
   testSummarizationEndpoint,
 } from '../../lib/summaries/settings';
+import { alertSettingsRoutes } from './alerts';
 
 const deps = async () => {
   const c = await getContainer();
@@ -46,6 +47,7 @@ export const routes: Route[] = [
         callModel({ ...e, timeoutMs: Math.min(e.timeoutMs, 25_000) }, v),
       ),
   },
+  ...alertSettingsRoutes,
 ];
 
 export const handler = httpHandler(routes);

@@ -1,5 +1,10 @@
 /** Every minute: enqueue the cron loads that are due, and recover jobs whose worker stopped. */
 import { getContainer } from '../../lib/app/container';
+import { alertsScheduleTick } from '../../lib/alerts/hooks';
 import { scheduleTick } from '../../lib/jobs/schedule';
 
-export const handler = async () => scheduleTick(await getContainer());
+export const handler = async () => {
+  const c = await getContainer();
+  const result = await scheduleTick(c);
+  return { ...result, alerts: await alertsScheduleTick(c) };
+};

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { dataViews } from '../db/tables/index';
 import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
+import { alertsAfterCycle } from '../alerts/hooks';
 import { runLoad } from './load';
 import { abandonFanOut, abandonRun, runFanOutShard } from './fan-out';
 import { startDetection } from './process';
@@ -58,6 +59,7 @@ export async function processJob(
   const detail = await startDetection(c, job, signal);
   if (detail === DETACHED) return detail;
   detail.summaries = await regenerateSummaries(c, job.dataViewId, job.id);
+  detail.alerts = await alertsAfterCycle(c, job.dataViewId, job.id);
   return detail;
 }
 
@@ -67,6 +69,7 @@ export function processShards(c: Container): ShardWork {
     async run(job, shard, signal) {
       const detail = await runFanOutShard(c, job, shard, signal);
       if (detail) detail.summaries = await regenerateSummaries(c, job.dataViewId, job.id);
+      if (detail) detail.alerts = await alertsAfterCycle(c, job.dataViewId, job.id);
       return detail;
     },
     abandon: (job, shard) => abandonFanOut(c, job, shard),
