@@ -152,6 +152,12 @@ export function evaluateDataset(ds: Dataset, variant: Variant, byType: Map<strin
     rows.push({ name, kind, spans, score: scoreSpans(frame, spans, ds.labels), extra: {} });
   for (const [type, spans] of byType) add(type, 'detector', spans);
   add('union', 'union', unionSpans([...byType.values()]));
+  const dayTypes = ['DOD', 'WOW', 'Spike', 'DT', 'ChangePoint'];
+  add(
+    'union of DOD, WOW, Spike, DT, ChangePoint',
+    'union',
+    unionSpans([...byType].filter(([t]) => dayTypes.includes(t)).map(([, v]) => v)),
+  );
   add('robust z (8 same weekdays, |z|>3.5)', 'baseline', robustZBaseline(s.day0, s.values, s.present));
   add('WOW ±15 %', 'baseline', wowBaseline(s.day0, s.values, s.present));
   const detectorRows = rows.filter((r) => r.kind === 'detector');
@@ -306,7 +312,8 @@ export function renderReal(r: RealResult): string {
   ];
   for (const row of r.rows) {
     const s = row.score;
-    const name = row.kind === 'union' ? '**union**' : row.kind === 'baseline' ? `_${row.name}_` : row.name;
+    const name =
+      row.kind === 'union' ? `**${row.name}**` : row.kind === 'baseline' ? `_${row.name}_` : row.name;
     lines.push(
       `| ${[
         name,
