@@ -48,7 +48,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      "One series: every day's value, the expected value of the detector `type` (default: the view's first) with its band where it has one, special dates, matching comments and all its anomalies",
+      "One series: every day's value (measure=count: its count), the expected value of the detector `type` (default: the view's first) with its band where it has one, special dates, matching comments and all its anomalies",
     response: {
       status: 200,
       description:
@@ -57,6 +57,7 @@ export const routes: Route[] = [
     handle: async ({ caller, params, query }) =>
       explorerSeries(await getContainer(), caller, id(params), intParam(params.seriesId, 'seriesId'), {
         type: query.type,
+        measure: query.measure,
       }),
   },
 ];

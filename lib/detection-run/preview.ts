@@ -26,6 +26,8 @@ export interface DetectorPreviewBody {
   seriesId?: number;
   categories?: Record<string, string | null>;
   detector: { type: string; params?: Record<string, unknown> };
+  /** The measure read (default value); `count` reads the view's count column (the series explorer). */
+  measure?: 'value' | 'count';
 }
 
 export interface PreviewAnomaly {
@@ -157,7 +159,14 @@ export async function runPreview(
       ),
     ),
   ];
-  const block = await readSeriesBlock(c.db, schema, ids, layout.dayIndex0, layout.days);
+  const block = await readSeriesBlock(
+    c.db,
+    schema,
+    ids,
+    layout.dayIndex0,
+    layout.days,
+    body.measure === 'count' ? 'cnt' : 'value',
+  );
   const rowOf = (sid: number | null | undefined) =>
     sid === null || sid === undefined ? undefined : block.rowOf.get(sid);
   const own = rowOf(series.id) as number;

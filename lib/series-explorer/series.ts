@@ -38,6 +38,9 @@ export interface ExplorerPoint {
 export interface ExplorerSeries {
   dataViewId: number;
   dataView: string;
+  /** The measure drawn, and the measures the view has. */
+  measure: 'value' | 'count';
+  measures: Array<'value' | 'count'>;
   seriesId: number;
   categories: Record<string, string | null>;
   /** The view's detectors; `detector` is the one whose expectations are drawn. */
@@ -62,7 +65,7 @@ export async function explorerSeries(
   caller: Caller,
   id: number,
   seriesId: number,
-  opts: { type?: string },
+  opts: { type?: string; measure?: string },
 ): Promise<ExplorerSeries> {
   const view = await explorerView(c, caller, id);
   const row = {
@@ -73,6 +76,11 @@ export async function explorerSeries(
     schemaName: view.schema,
     definition: view.definition,
   } as unknown as Parameters<typeof runPreview>[1];
+  const measure = opts.measure === undefined || opts.measure === '' ? 'value' : opts.measure;
+  if (measure !== 'value' && measure !== 'count')
+    throw ValidationError.field('measure', `must be value or count, got '${opts.measure}'`);
+  if (measure === 'count' && !view.definition.source?.countColumn)
+    throw ValidationError.field('measure', 'this data view has no count measure (source.countColumn)');
   const configured = view.definition.analysis?.detectors ?? [];
   let detector = configured[0] as { type: string; params?: Record<string, unknown> } | undefined;
   if (opts.type !== undefined && opts.type !== '') {
@@ -84,7 +92,7 @@ export async function explorerSeries(
   const preview = await runPreview(
     c,
     row,
-    { seriesId, detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} } },
+    { seriesId, detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} }, measure },
     seriesLayout,
   );
   const pct = Number(preview.detector.params.percentualChange);
@@ -153,6 +161,8 @@ export async function explorerSeries(
   return {
     dataViewId: view.id,
     dataView: view.label,
+    measure,
+    measures: view.definition.source?.countColumn ? ['value', 'count'] : ['value'],
     seriesId: preview.seriesId,
     categories: preview.categories,
     detectors: view.detectors,

@@ -267,7 +267,7 @@ describe.skipIf(!hasChromium)(`series explorer and paged results in the browser 
     });
     await page.reload();
     const card = page.getByRole('region', { name: 'Brno drop' });
-    await card.getByRole('button', { name: /Show chart of the DOD anomaly starting 2024-02-15/ }).click();
+    await card.getByRole('button', { name: /Show chart of the DOD anomaly .*starting 2024-02-15/ }).click();
     await card.getByRole('link', { name: 'Open in explorer' }).click();
     await page.getByRole('heading', { name: 'CZ › Brno', level: 2 }).waitFor();
     const q = new URL(page.url()).searchParams;

@@ -205,6 +205,8 @@ describe(`series explorer API on ${backendName}`, () => {
       ['/explorer/search?q=a&limit=abc', 'limit'],
       ['/explorer/series/abc', 'seriesId'],
       ['/explorer/series/1?type=bogus', 'type'],
+      ['/explorer/series/1?measure=amount', 'measure'],
+      ['/explorer/series/1?measure=count', 'measure'],
     ];
     for (const [path, param] of cases) {
       const r = await get(path);

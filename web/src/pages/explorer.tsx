@@ -116,12 +116,14 @@ function SeriesPanel({
   const data = series.data;
   const windows = useMemo(
     () =>
-      (data?.anomalies ?? []).map((a) => ({
-        startDate: a.startDate,
-        endDate: a.endDate,
-        result: a.result,
-        active: a.id === picked,
-      })),
+      (data?.anomalies ?? [])
+        .filter((a) => (a.measure ?? 'value') === (data?.measure ?? 'value'))
+        .map((a) => ({
+          startDate: a.startDate,
+          endDate: a.endDate,
+          result: a.result,
+          active: a.id === picked,
+        })),
     [data, picked],
   );
   const specialDates = useMemo(() => (data?.specialDates ?? []).map((d) => d.date), [data]);
@@ -135,7 +137,14 @@ function SeriesPanel({
     detectorTypes.push(state.type.toLowerCase());
   const show = (a: SeriesAnomaly) => {
     setPicked(a.id);
-    go({ from: addDays(a.startDate, -42), to: addDays(a.endDate, 14) }, true);
+    go(
+      {
+        from: addDays(a.startDate, -42),
+        to: addDays(a.endDate, 14),
+        measure: a.measure === 'count' ? 'count' : undefined,
+      },
+      a.measure === state.measure || (!a.measure && !state.measure),
+    );
   };
   return (
     <section className="series-panel card" aria-labelledby="series-title">
@@ -147,6 +156,19 @@ function SeriesPanel({
             {data?.band && ` · band: ${data.band}`}
           </p>
         </div>
+        {data && data.measures.length > 1 && (
+          <div className="field inline">
+            <label htmlFor="explorer-measure">Measure</label>
+            <select
+              id="explorer-measure"
+              value={data.measure}
+              onChange={(e) => go({ measure: e.target.value === 'count' ? 'count' : undefined })}
+            >
+              <option value="value">Value</option>
+              <option value="count">Count</option>
+            </select>
+          </div>
+        )}
         {detectorTypes.length > 0 && (
           <div className="field inline">
             <label htmlFor="explorer-detector">Detector</label>
@@ -189,7 +211,12 @@ function SeriesPanel({
           />
           <SeriesNotes data={data} />
           <h3>Anomalies of this series</h3>
-          <SeriesAnomalies anomalies={data.anomalies} picked={picked} onShow={show} />
+          <SeriesAnomalies
+            anomalies={data.anomalies}
+            picked={picked}
+            onShow={show}
+            withMeasure={data.measures.length > 1}
+          />
         </>
       )}
     </section>
@@ -231,10 +258,12 @@ function SeriesAnomalies({
   anomalies,
   picked,
   onShow,
+  withMeasure,
 }: {
   anomalies: SeriesAnomaly[];
   picked: number | null;
   onShow: (a: SeriesAnomaly) => void;
+  withMeasure: boolean;
 }) {
   if (anomalies.length === 0) return <p className="muted">No anomaly was found in this series.</p>;
   return (
@@ -246,6 +275,7 @@ function SeriesAnomalies({
             <th scope="col">Start date</th>
             <th scope="col">End date</th>
             <th scope="col">Type</th>
+            {withMeasure && <th scope="col">Measure</th>}
             <th scope="col" className="num">
               Duration
             </th>
@@ -279,6 +309,7 @@ function SeriesAnomalies({
               </td>
               <td>{a.endDate}</td>
               <td>{a.type}</td>
+              {withMeasure && <td>{a.measure ?? 'value'}</td>}
               <td className="num">{a.duration}</td>
               <td className="num">{fmt(a.actualValue)}</td>
               <td className="num">{fmt(a.predictedValue)}</td>

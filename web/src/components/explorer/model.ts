@@ -46,12 +46,14 @@ export interface SeriesAnomaly {
   result: 'Positive' | 'Negative';
   sin: number | null;
   sim: number | null;
-  measure?: string;
+  measure?: 'value' | 'count';
 }
 
 export interface SeriesAnswer {
   dataViewId: number;
   dataView: string;
+  measure: 'value' | 'count';
+  measures: Array<'value' | 'count'>;
   seriesId: number;
   categories: Record<string, string | null>;
   detectors: Array<{ index: number; type: string }>;
@@ -77,6 +79,8 @@ export interface ExplorerState {
   view: number | null;
   categories: Record<string, string>;
   type?: string;
+  /** `count` draws the view's count measure; the value is the default. */
+  measure?: 'count';
   from?: string;
   to?: string;
 }
@@ -95,6 +99,7 @@ export function readState(query: URLSearchParams): ExplorerState {
     view: Number.isSafeInteger(view) && view > 0 ? view : null,
     categories,
     type: query.get('type') || undefined,
+    measure: query.get('measure') === 'count' ? 'count' : undefined,
     from: date('from'),
     to: date('to'),
   };
@@ -106,6 +111,7 @@ export function explorerHref(s: ExplorerState): string {
   if (s.view) q.set('view', String(s.view));
   for (const [k, v] of Object.entries(s.categories)) q.set(`c.${k}`, v);
   if (s.type) q.set('type', s.type);
+  if (s.measure) q.set('measure', s.measure);
   if (s.from) q.set('from', s.from);
   if (s.to) q.set('to', s.to);
   const text = q.toString();
@@ -123,6 +129,9 @@ export function categoriesQuery(categories: Record<string, string>): string {
 export function anomalyExplorerHref(a: {
   dataViewId: number;
   type: string;
+  /** Events merged by a filter: every type, the strongest first. */
+  types?: string[];
+  measure?: string;
   startDate: string;
   endDate: string;
   categories: Record<string, string | null>;
@@ -133,7 +142,9 @@ export function anomalyExplorerHref(a: {
   return explorerHref({
     view: a.dataViewId,
     categories,
-    type: a.type.toLowerCase(),
+    // An event's strongest type (a merged record's type may name several: "DOD + WOW").
+    type: (a.types?.[0] ?? a.type).split('+')[0].trim().toLowerCase(),
+    measure: a.measure === 'count' ? 'count' : undefined,
     from: addDays(a.startDate, -42),
     to: addDays(a.endDate, 14),
   });

@@ -44,6 +44,8 @@ interface Props {
 }
 
 const DAY = 86_400;
+/** Without a range in the address the chart opens on the last 120 days (the whole series when shorter). */
+const DEFAULT_DAYS = 120;
 const toSec = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
 const toDate = (sec: number) => new Date(Math.round(sec / DAY) * DAY * 1000).toISOString().slice(0, 10);
 
@@ -66,6 +68,13 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
 
   const first = points.length ? toSec(points[0].date) : 0;
   const last = points.length ? toSec(points[points.length - 1].date) : 0;
+  const defaultMin = Math.max(first, last - (DEFAULT_DAYS - 1) * DAY);
+  /** The visible range for the address's from/to. */
+  const wanted = (a?: string, b?: string): [number, number] => {
+    const min = a ? Math.max(first, toSec(a)) : b ? first : defaultMin;
+    const max = b ? Math.min(last, toSec(b)) : last;
+    return [min, Math.max(max, min + DAY)];
+  };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt when the points change; the range is applied below
   useEffect(() => {
@@ -178,12 +187,10 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
             const max = u.scales.x.max;
             if (min === undefined || max === undefined) return;
             // Redraws and resizes keep the range: only a change of the visible days is news.
-            const shown = range.current;
-            const shownMin = shown.from ? Math.max(first, toSec(shown.from)) : first;
-            const shownMax = shown.to ? Math.min(last, toSec(shown.to)) : last;
+            const [shownMin, shownMax] = wanted(range.current.from, range.current.to);
             if (toDate(min) === toDate(shownMin) && toDate(max) === toDate(shownMax)) return;
-            const whole = min <= first + DAY / 2 && max >= last - DAY / 2;
-            report.current?.(whole ? undefined : toDate(min), whole ? undefined : toDate(max));
+            const isDefault = toDate(min) === toDate(defaultMin) && toDate(max) === toDate(last);
+            report.current?.(isDefault ? undefined : toDate(min), isDefault ? undefined : toDate(max));
           },
         ],
       },
@@ -192,12 +199,8 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
     quiet.current = true;
     const u = new uPlot(opts, data, el);
     plot.current = u;
-    const { from: a, to: b } = range.current;
-    if (a || b) {
-      const min = a ? Math.max(first, toSec(a)) : first;
-      const max = b ? Math.min(last, toSec(b)) : last;
-      u.setScale('x', { min, max: Math.max(max, min + DAY) });
-    }
+    const [min0, max0] = wanted(range.current.from, range.current.to);
+    u.setScale('x', { min: min0, max: max0 });
     quiet.current = false;
     const resize = new ResizeObserver(() => u.setSize({ width: Math.max(320, el.clientWidth), height: 320 }));
     resize.observe(el);
@@ -208,15 +211,15 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
     };
   }, [points]);
 
-  // The range from the URL (also after back/forward).
+  // The range from the URL (also after back/forward); `wanted` derives from points, listed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: wanted is a pure function of the listed values
   useEffect(() => {
     const u = plot.current;
     if (!u || points.length === 0) return;
-    const min = from ? Math.max(first, toSec(from)) : first;
-    const max = to ? Math.min(last, toSec(to)) : last;
+    const [min, max] = wanted(from, to);
     if (u.scales.x.min === min && u.scales.x.max === max) return;
     quiet.current = true;
-    u.setScale('x', { min, max: Math.max(max, min + DAY) });
+    u.setScale('x', { min, max });
     quiet.current = false;
   }, [from, to, points, first, last]);
 
@@ -264,7 +267,9 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
         <button type="button" onClick={() => move('all')}>
           Whole series
         </button>
-        <span className="muted hint">Drag across the chart to zoom; double-click to see everything.</span>
+        <span className="muted hint">
+          Drag across the chart to zoom; double-click to see the whole series.
+        </span>
       </div>
       <div ref={box} role="img" aria-label={label} className="uplot-box" />
       <figcaption className="chart-key">
