@@ -152,10 +152,16 @@ describe('the fault suite', () => {
     setOpenSource(slow);
     try {
       const message = { jobId: queued.body.id, dataViewId: id, kind: 'Load' as const };
-      const first = WORKERS.load(sqsEvent([sqsRecord('load', message, 1, 'm-1')]), {});
+      const first = WORKERS.load(
+        sqsEvent([sqsRecord('load', message, 1, '00000000-0000-4000-8000-000000000001')]),
+        {},
+      );
       await started;
       // The same message again (SQS at-least-once delivery) while the first attempt streams.
-      const second = await WORKERS.load(sqsEvent([sqsRecord('load', message, 1, 'm-1')]), {});
+      const second = await WORKERS.load(
+        sqsEvent([sqsRecord('load', message, 1, '00000000-0000-4000-8000-000000000001')]),
+        {},
+      );
       expect(second).toEqual({ batchItemFailures: [] });
       expect((await job(queued.body.id)).status).toBe('running');
       release();

@@ -33,9 +33,10 @@ const ENV = {
 };
 
 const rows = (factor: number) =>
-  Array.from({ length: 1000 }, (_, i) => `(${20240101 + (i % 28)}, 'shop${i % 5}', ${(i + 1) * factor})`).join(
-    ', ',
-  );
+  Array.from(
+    { length: 1000 },
+    (_, i) => `(${20240101 + (i % 28)}, 'shop${i % 5}', ${(i + 1) * factor})`,
+  ).join(', ');
 
 describe('kill -9 of a load worker process mid-stream', () => {
   let served: ServedPglite;
