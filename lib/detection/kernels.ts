@@ -73,9 +73,9 @@ export class RunTracker {
 }
 
 /**
- * The noise model of the day detectors: how unusual a day's relative residual (actual / expected
- * - 1, against the detector's own expectation) is for this series. The scale is an exponentially
- * weighted mean of the absolute relative residuals of earlier judged days that were not flagged
+ * The noise model of the day detectors: how unusual a day's residual log(actual / expected),
+ * against the detector's own expectation, is for this series. The scale is an exponentially
+ * weighted mean of the absolute log residuals of earlier judged days that were not flagged
  * (the running mean over the first 28, then a 28-day memory), each clipped at 4 scales so that an
  * odd day cannot inflate it, × 1.2533 (a standard deviation for normal noise). It is at least 1 %
  * and, for counts, 1 / sqrt(expected) (Poisson noise). Nothing is flagged before 7 residuals.
@@ -107,23 +107,30 @@ export class DayNoise {
   }
 
   /**
-   * The tail scale: about the 98th percentile of the recent absolute residuals (the second largest
-   * of the ring; the largest before 20) ÷ 2.326, a standard deviation for normal noise and more for a series
+   * The tail scale: about the 98th percentile of the recent absolute residuals (the third largest
+   * of the ring; fewer ranks while it fills) ÷ 2.326, a standard deviation for normal noise and more for a series
    * with frequent bursts, so that its usual bursts are not news.
    */
   private tailSigma(): number {
     const n = this.tailSize;
-    const second = n >= 20;
+    // The rank from the top: 1 below 20 residuals, 2 below 56, 3 from 56 (about the 98th
+    // percentile of 112; an isolated holiday or two do not set it).
+    const rank = n < 20 ? 1 : n < 56 ? 2 : 3;
     let a = 0;
     let b = 0;
+    let c = 0;
     for (let i = 0; i < n; i++) {
       const v = this.tail[i];
       if (v > a) {
+        c = b;
         b = a;
         a = v;
-      } else if (v > b) b = v;
+      } else if (v > b) {
+        c = b;
+        b = v;
+      } else if (v > c) c = v;
     }
-    return (second ? b : a) / TAIL_Q98_TO_SIGMA;
+    return (rank === 1 ? a : rank === 2 ? b : c) / TAIL_Q98_TO_SIGMA;
   }
 
   /** Relative scale (a standard deviation) at expected value exp. */
@@ -138,16 +145,22 @@ export class DayNoise {
     return s < NOISE_MIN_RELATIVE ? NOISE_MIN_RELATIVE : s;
   }
 
-  /** Whether a change of diff against exp exceeds k scales (false during the first 7 residuals). */
+  /**
+   * Whether a change of diff against exp exceeds k scales (false during the first 7 residuals): on
+   * the log scale, |log(actual / expected)| against the scale, so that a halving and a doubling are
+   * equally unusual (a ratio's upper tail would otherwise hide every drop); and in the series' units
+   * against the floor.
+   */
   unusual(diff: number, exp: number, k: number): boolean {
     if (this.count < NOISE_MIN_DAYS) return false;
-    const rel = this.scale(exp) * Math.abs(exp);
+    const d = Math.abs(logRatio(exp + diff, exp));
+    if (!(d >= k * this.scale(exp))) return false;
     let floor = this.absFloor;
     if (floor > 0 && this.meanLevel > 0) floor *= Math.sqrt(Math.max(0, this.level) / this.meanLevel);
-    return Math.abs(diff) >= k * (rel > floor ? rel : floor);
+    return Math.abs(diff) >= k * floor;
   }
 
-  /** Adds the absolute relative residual of a judged, unflagged day. */
+  /** Adds |logRatio| of a judged, unflagged day and its value (for the level). */
   push(absRel: number, value: number): void {
     if (!(absRel >= 0) || absRel === Number.POSITIVE_INFINITY) return;
     if (!Number.isNaN(value))
@@ -172,6 +185,15 @@ const TAIL_Q98_TO_SIGMA = 2.326;
 const NOISE_MIN_RELATIVE = 0.01;
 const NOISE_MIN_DAYS = 7;
 const NOISE_MEMORY = 28;
+
+/**
+ * log(actual / expected) with 1 % of the expected value added to both, so that a day at 0 is a
+ * large but finite move (about -4.6).
+ */
+export function logRatio(actual: number, expected: number): number {
+  const c = 0.01 * Math.abs(expected) + 1e-9;
+  return Math.log((Math.max(0, actual) + c) / (Math.abs(expected) + c));
+}
 
 /**
  * Remembers how far accepted level changes have moved a series from its old normal (as a log

@@ -13,6 +13,7 @@ import {
   cleanWarmup,
   clearFlags,
   DayNoise,
+  logRatio,
   RunTracker,
   relevel,
   relevelWeekday,
@@ -118,12 +119,13 @@ function runCross(
       } else {
         flag = classifyPct(at, exp, frac);
       }
-      // Judged only when material, and flagged only when unusual for this series too.
-      if (flag !== 0 && (exp < minVolume || !noise.unusual(at - exp, exp, k))) flag = 0;
-      if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(at / exp - 1), at);
+      // Flagged only when unusual for this series too.
+      if (flag !== 0 && !noise.unusual(at - exp, exp, k)) flag = 0;
+      if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(logRatio(at, exp)), at);
     }
     e[t] = exp;
-    f[t] = flag;
+    // Reported only when material; baselines are cleaned of the day either way.
+    f[t] = exp >= minVolume ? flag : 0;
     c[t] = cleanValue(at, exp, flag, isSpecial);
     // A quiet day outside a run leaves the tracker as it is: skip the call.
     if ((flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial)) {

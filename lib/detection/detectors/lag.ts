@@ -7,6 +7,7 @@ import {
   classifyPct,
   clearFlags,
   DayNoise,
+  logRatio,
   relevel,
   relevelWeekday,
   ShiftMemory,
@@ -78,13 +79,14 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       const sumPrev = sum[prevWd];
       exp = sumPrev > 0 ? (c[t - 1] * sum[wd] * cnt[prevWd]) / (cnt[wd] * sumPrev) : sum[wd] / cnt[wd];
       flag = classifyPct(xt, exp, frac);
-      // Judged only when material, and flagged only when unusual for this series too.
-      if (flag !== 0 && (exp < minVolume || !noise.unusual(xt - exp, exp, k))) flag = 0;
+      // Flagged only when unusual for this series too.
+      if (flag !== 0 && !noise.unusual(xt - exp, exp, k)) flag = 0;
     }
     e[t] = exp;
-    f[t] = flag;
+    // Reported only when material; baselines are cleaned of the day either way.
+    f[t] = exp >= minVolume ? flag : 0;
     const isSpecial = special !== null && special[t] !== 0;
-    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(xt / exp - 1), xt);
+    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(logRatio(xt, exp)), xt);
     let rebuilt = false;
     // The cleaned value of day t (what later profiles see).
     let ct = exp;
@@ -177,12 +179,13 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     let exp = c[t - 7];
     for (let u = t - 14, k = 1; k < 4 && u >= start && Number.isNaN(exp); u -= 7, k++) exp = c[u];
     let flag = classifyPct(xt, exp, frac);
-    // Judged only when material, and flagged only when unusual for this series too.
-    if (flag !== 0 && (exp < minVolume || !noise.unusual(xt - exp, exp, k))) flag = 0;
+    // Flagged only when unusual for this series too.
+    if (flag !== 0 && !noise.unusual(xt - exp, exp, k)) flag = 0;
     e[t] = exp;
-    f[t] = flag;
+    // Reported only when material; baselines are cleaned of the day either way.
+    f[t] = exp >= minVolume ? flag : 0;
     const isSpecial = special !== null && special[t] !== 0;
-    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(xt / exp - 1), xt);
+    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(logRatio(xt, exp)), xt);
     if (isSpecial) {
       // Explained days neither extend nor break a run and stay out of the baseline.
       c[t] = exp;

@@ -10,6 +10,7 @@ import {
   cleanWarmup,
   clearFlags,
   DayNoise,
+  logRatio,
   RunTracker,
   relevel,
   relevelWeekday,
@@ -168,13 +169,14 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     const r = xt - exp;
     let flag = 0;
     // The noise scale is needed only for a change big enough to count (most days are not).
-    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp) && exp >= minVolume) {
+    if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
       flag = spikeFlag(r, exp, win, threshold);
       if (flag !== 0 && !tailNoise.unusual(r, exp, threshold)) flag = 0;
     }
-    if (flag === 0 && !isSpecial && exp > 0) tailNoise.push(Math.abs(r / exp), xt);
+    if (flag === 0 && !isSpecial && exp > 0) tailNoise.push(Math.abs(logRatio(xt, exp)), xt);
     e[t] = exp;
-    f[t] = flag;
+    // Reported only when material; baselines are cleaned of the day either way.
+    f[t] = exp >= minVolume ? flag : 0;
     c[t] = cleanValue(xt, exp, flag, isSpecial);
     if (!isSpecial && !Number.isNaN(r)) win.push(Math.abs(r));
     // A quiet day outside a run leaves the tracker as it is: skip the call.
@@ -221,14 +223,15 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
     if (exp > 0) {
       rel = xt / exp - 1;
       // Judged when material; a count must also move beyond its Poisson noise (3 sqrt(expected)).
-      if (win.size >= minScores && exp >= minVolume && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp)) {
+      if (win.size >= minScores && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp)) {
         flag = win.flag(rel);
         if (flag !== 0 && !tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity)) flag = 0;
       }
-      if (flag === 0 && !isSpecial) tailNoise.push(Math.abs(rel), xt);
+      if (flag === 0 && !isSpecial) tailNoise.push(Math.abs(logRatio(xt, exp)), xt);
     }
     e[t] = exp;
-    f[t] = flag;
+    // Reported only when material; baselines are cleaned of the day either way.
+    f[t] = exp >= minVolume ? flag : 0;
     c[t] = cleanValue(xt, exp, flag, isSpecial);
     let pushed = 0;
     if (!isSpecial && !Number.isNaN(rel)) {

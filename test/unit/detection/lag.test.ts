@@ -83,19 +83,19 @@ describe('dod', () => {
 
 describe('wow', () => {
   it('compares a day with the same weekday a week before', () => {
-    const values = withDays(weekly(70, [100, 120, 110, 130, 150, 60, 40]), { 45: 180 }); // a Thursday, usually 130
+    const values = withDays(weekly(70, [1000, 1200, 1100, 1300, 1500, 600, 400]), { 45: 1800 }); // a Thursday, usually 1300
     const anomalies = detectSeries(series(values), [{ type: 'wow' }]);
     expect(anomalies).toHaveLength(1);
     expect(anomalies[0]).toMatchObject({
       type: 'WOW',
       startDate: dateOf(45),
-      actualValue: 180,
-      predictedValue: 130,
+      actualValue: 1800,
+      predictedValue: 1300,
     });
   });
 
   it('does not flag the same weekday a week after a spike', () => {
-    const values = withDays(weekly(70, [100, 120, 110, 130, 150, 60, 40]), { 45: 180 });
+    const values = withDays(weekly(70, [1000, 1200, 1100, 1300, 1500, 600, 400]), { 45: 1800 });
     const anomalies = detectSeries(series(values), [{ type: 'wow' }]);
     expect(anomalies.map((a) => a.startDate)).toEqual([dateOf(45)]);
   });

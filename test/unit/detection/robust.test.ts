@@ -74,7 +74,7 @@ describe('dt', () => {
   const profile = [100, 100, 100, 100, 100, 50, 40];
 
   it('follows weekly seasonality: a Saturday at 80 is far above its usual 50', () => {
-    const values = withDays(noisy(weekly(112, profile)), { 96: 80 }); // day 96 is a Saturday
+    const values = withDays(noisy(weekly(112, profile).map((v) => v * 100)), { 96: 8000 }); // day 96 is a Saturday
     const anomalies = detectSeries(series(values), [{ type: 'dt' }]);
     expect(anomalies).toHaveLength(1);
     expect(anomalies[0]).toMatchObject({ type: 'DT', startDate: dateOf(96), result: 'Positive' });
