@@ -95,16 +95,18 @@ export function measureColumn(m: Measure): 'value' | 'cnt' {
 }
 
 /**
- * Whether the view's count measure varies within some series over its loaded (not gap-filled) days.
- * A count that is the same every day on every series (no count column: 0; one row per series and
- * day: 1 on the leaves and the number of leaves on the totals) has nothing to say. Walks the primary
- * key in order and stops at the first difference, so it reads the whole table only when nothing varies.
+ * Whether the view's count measure varies over the loaded (not gap-filled) days of the root series
+ * (the total), or of every series when the view has none. A count that is the same every day (no
+ * count column: 0) has nothing to say. The total is the sum of every leaf, so a count that varies on
+ * any series varies there (unless the changes cancel out exactly); reading one series keeps the
+ * check cheap on large views.
  */
-async function countVaries(db: Database, schema: string): Promise<boolean> {
+async function countVaries(db: Database, schema: string, rootId: number | null): Promise<boolean> {
   const d = `${ident(schema)}.data`;
+  const where = rootId === null ? 'NOT filled' : `series_id = ${Math.trunc(rootId)} AND NOT filled`;
   const [r] = await db.rows<{ v: boolean }>(
     sql.raw(`SELECT EXISTS (SELECT 1 FROM (SELECT cnt, lag(cnt) OVER (PARTITION BY series_id ORDER BY day) AS prev
-      FROM ${d} WHERE NOT filled) x WHERE x.cnt <> x.prev) AS v`),
+      FROM ${d} WHERE ${where}) x WHERE x.cnt <> x.prev) AS v`),
   );
   return r?.v === true;
 }
@@ -133,7 +135,7 @@ export async function planRun(db: Database, view: DataViewRow, shardSize: number
     ctx,
     shards: active ? planShards(layout.groups, shardSize) : [],
     cross: detectors.some((d) => CROSS_TYPES.includes(d.resolved.type)),
-    measures: active && (await countVaries(db, schema)) ? ['value', 'count'] : ['value'],
+    measures: active && (await countVaries(db, schema, layout.rootId)) ? ['value', 'count'] : ['value'],
     incompleteDays,
   };
 }

@@ -73,8 +73,13 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     );
   }
 
+  /** A series with a mild weekly pattern (a noise model needs some variation to measure). */
+  const weekly = [1, 1.04, 0.97, 1.02, 0.99, 1.06, 0.95];
   const flat = (amount: number, cnt: number): Array<[number, number]> =>
-    Array.from({ length: DAYS }, () => [amount, cnt]);
+    Array.from({ length: DAYS }, (_, d) => [
+      Math.round(amount * weekly[d % 7]),
+      cnt === 1 ? 1 : Math.round(cnt * weekly[(d + 3) % 7]),
+    ]);
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -86,26 +91,28 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
   });
 
   it('analyses the count measure too when it varies, each record saying its measure, share % on that measure', async () => {
-    // CZ: the amount doubles on 2024-01-20; its count drops from 10 to 3 on 2024-01-23 (the amount stays).
-    const cz = flat(100, 10).map(([a, c], d): [number, number] => [d === 19 ? 200 : a, d === 22 ? 3 : c]);
-    const id = await view('both_measures', { CZ: cz, DE: flat(100, 10) });
+    // CZ: the amount triples on 2024-01-26; its count drops from about 100 to 20 on 2024-01-23 (the amount
+    // stays). Detectors need about three weeks of history before they judge a day.
+    const cz = flat(100, 100).map(([a, c], d): [number, number] => [d === 25 ? 300 : a, d === 22 ? 20 : c]);
+    const de = flat(100, 100);
+    const id = await view('both_measures', { CZ: cz, DE: de });
     const detail = await runDetection(container(), id, 7001);
     expect(detail).toMatchObject({ measures: ['value', 'count'], incompleteDays: 0, incompleteFrom: null });
     const rows = await stored(id);
     const value = rows.filter((r) => r.measure === 'value');
     const count = rows.filter((r) => r.measure === 'count');
-    expect(value.map((r) => `${r.series} ${r.start_date} ${r.result}`)).toContain('CZ 2024-01-20 Positive');
-    expect(value.every((r) => r.start_date >= '2024-01-20')).toBe(true);
+    expect(value.map((r) => `${r.series} ${r.start_date} ${r.result}`)).toContain('CZ 2024-01-26 Positive');
+    expect(value.every((r) => r.start_date >= '2024-01-26')).toBe(true);
     const drop = count.find((r) => r.series === 'CZ' && r.start_date === '2024-01-23');
     expect(drop).toMatchObject({ type: 'DOD', result: 'Negative' });
-    // Share % of the count: 3 of the total count 13 that day (the amount's share would be 50 %).
-    expect(drop?.share_pct).toBeCloseTo((3 / 13) * 100, 6);
-    expect(drop?.change_pct).toBeCloseTo(-70, 6);
+    // Share % of the count: 20 of the total count that day (the amount's share would be about 50 %).
+    expect(drop?.share_pct).toBeCloseTo((20 / (20 + de[22][1])) * 100, 6);
+    expect(drop?.change_pct ?? 0).toBeLessThan(-50);
     expect(count.every((r) => r.start_date >= '2024-01-23')).toBe(true);
   });
 
-  it('does not analyse a constant count measure', async () => {
-    const cz = flat(100, 1).map(([a, c], d): [number, number] => [d === 19 ? 200 : a, c]);
+  it('does not analyse a constant count measure (one per row: 1 on the leaves, 2 on the total)', async () => {
+    const cz = flat(100, 1).map(([a, c], d): [number, number] => [d === 25 ? 300 : a, c]);
     const id = await view('constant_count', { CZ: cz, DE: flat(100, 1) });
     const detail = await runDetection(container(), id, 7002);
     expect(detail).toMatchObject({ measures: ['value'] });
@@ -123,8 +130,8 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     expect(detail).toMatchObject({ incompleteDays: 1, incompleteFrom: '2024-01-28' });
     expect((await stored(id)).filter((r) => r.start_date === '2024-01-28')).toEqual([]);
 
-    // Only CZ drops (the total keeps 3/4 of its expectation): a real drop, reported.
-    const real = await view('real_drop_last', { CZ: partial(50), DE: flat(100, 10) });
+    // Only CZ drops (the total keeps 3/5 of its expectation): a real drop, reported.
+    const real = await view('real_drop_last', { CZ: partial(20), DE: flat(100, 10) });
     const d2 = await runDetection(container(), real, 7004);
     expect(d2).toMatchObject({ incompleteDays: 0 });
     expect((await stored(real)).map((r) => `${r.series} ${r.start_date} ${r.measure}`)).toContain(
