@@ -6,6 +6,7 @@ import { registerApiKeys } from './commands/api-keys';
 import { registerAuth } from './commands/auth';
 import { registerComments } from './commands/comments';
 import { registerFeedback } from './commands/feedback';
+import { registerAlerts } from './commands/alerts';
 import { registerConnectors } from './commands/connectors';
 import { registerCron } from './commands/cron';
 import { registerDataViews } from './commands/dataviews';
@@ -67,6 +68,7 @@ export function buildProgram(): Command {
   registerFilters(program);
   registerComments(program);
   registerFeedback(program);
+  registerAlerts(program);
   program.commandsGroup('Data views and jobs:');
   registerDataViews(program);
   registerJobs(program);
