@@ -92,7 +92,15 @@ describe('service-cli feedback and alerts', () => {
 
   it('subscribes a filter to a webhook, prints the secret once, lists "My alerts"', async () => {
     const sub = await cli.run(
-      ['alerts', 'subscribe', String(filterId), '--channel', 'webhook', '--hook-url', 'http://127.0.0.1:9/hook'],
+      [
+        'alerts',
+        'subscribe',
+        String(filterId),
+        '--channel',
+        'webhook',
+        '--hook-url',
+        'http://127.0.0.1:9/hook',
+      ],
       { token: s.userToken },
     );
     expect(sub.code, explain(sub)).toBe(0);
@@ -104,7 +112,15 @@ describe('service-cli feedback and alerts', () => {
     expect(list.json[0]).toMatchObject({ filterId, channel: 'webhook', target: 'http://127.0.0.1:9/hook' });
     expect(list.stdout).not.toContain(secret as string);
     const refused = await cli.run(
-      ['alerts', 'subscribe', String(filterId), '--channel', 'webhook', '--hook-url', 'http://169.254.169.254/'],
+      [
+        'alerts',
+        'subscribe',
+        String(filterId),
+        '--channel',
+        'webhook',
+        '--hook-url',
+        'http://169.254.169.254/',
+      ],
       { token: s.userToken },
     );
     expect(refused.code).not.toBe(0);
