@@ -12,6 +12,7 @@ import { type Dataset, holidaySpecialDates, PEDESTRIAN_COLLAPSE } from './datase
 import {
   collapseFound,
   falseBefore,
+  flagDays,
   foundAsOne,
   overlongPeriods,
   PERIOD_DAYS,
@@ -20,6 +21,7 @@ import {
   type Span,
   scoreSpans,
   scoringFrame,
+  touchesScored,
   unionSpans,
   wowBaseline,
 } from './score';
@@ -138,6 +140,8 @@ export interface RealResult {
   scoredDays: number;
   rows: Row[];
   checks: Check[];
+  /** Further detail printed under the checks. */
+  notes: string[];
 }
 
 const LONG_EVENT_DAYS = 14;
@@ -163,6 +167,7 @@ export function evaluateDataset(ds: Dataset, variant: Variant, byType: Map<strin
   const detectorRows = rows.filter((r) => r.kind === 'detector');
   const union = rows.find((r) => r.kind === 'union') as Row;
   const checks: Check[] = [];
+  const notes: string[] = [];
 
   if (ds.kind === 'page_views') {
     const long = ds.labels
@@ -241,6 +246,23 @@ export function evaluateDataset(ds: Dataset, variant: Variant, byType: Map<strin
       pass: fb.per100 <= 1,
     });
   } else if (ds.kind === 'births') {
+    const flags = flagDays(frame, union.spans);
+    const byHoliday = new Map<string, [number, number]>();
+    for (const w of ds.labels) {
+      if (!touchesScored(frame, w)) continue;
+      const name = (w.name ?? '').replace(/^\d{4} /, '');
+      const t = byHoliday.get(name) ?? [0, 0];
+      t[1]++;
+      for (let d = w.start; d <= w.end; d++)
+        if (flags[d - frame.day0]) {
+          t[0]++;
+          break;
+        }
+      byHoliday.set(name, t);
+    }
+    notes.push(
+      `Holidays alarmed by the union: ${[...byHoliday].map(([n, [h, all]]) => `${n} ${h}/${all}`).join(', ')}.`,
+    );
     for (const r of rows) {
       r.extra['holidays alarmed'] =
         r.score.windows === 0 ? 'n/a' : `${((r.score.windowsHit / r.score.windows) * 100).toFixed(1)} %`;
@@ -286,6 +308,7 @@ export function evaluateDataset(ds: Dataset, variant: Variant, byType: Map<strin
     scoredDays: frame.scoredDays,
     rows,
     checks,
+    notes,
   };
 }
 
@@ -333,5 +356,6 @@ export function renderReal(r: RealResult): string {
   for (const c of r.checks)
     lines.push(`| ${c.name} | ${c.target} | ${c.value} | ${c.pass ? 'PASS' : '**FAIL**'} |`);
   lines.push('');
+  for (const n of r.notes) lines.push(n, '');
   return lines.join('\n');
 }
