@@ -3,10 +3,13 @@
  *
  *   npx tsx scripts/eval.ts --real --fast        real datasets, engine in process (seconds)
  *   npx tsx scripts/eval.ts --real               real datasets through the service's load → process path
+ *   npx tsx scripts/eval.ts --cube               small hotel cube through the service (volume, injections, ranking)
+ *   npx tsx scripts/eval.ts --hotel              hotel-size cube (minutes; PGlite on disk)
  *   npx tsx scripts/eval.ts --synthetic          the per-type precision/recall on generated views
  *
  * Options: --datasets page_views,pedestrians,births; --views N and --seed S (synthetic);
- * --out FILE (markdown). Without a selection flag every part runs.
+ * --out FILE [--section after|before] (markdown between the section's markers). Without a
+ * selection flag everything but --hotel runs.
  */
 import { execSync } from 'node:child_process';
 import os from 'node:os';

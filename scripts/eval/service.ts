@@ -77,7 +77,7 @@ export interface SourceTable {
   categories: Array<{ name: string; parent?: string }>;
   /** Row count; row(i) returns [day YYYYMMDD, ...category values, amount, count]. */
   rows: number;
-  row(i: number): [number, ...string[], number, number] | (number | string)[];
+  row(i: number): (number | string)[];
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
