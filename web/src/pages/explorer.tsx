@@ -105,12 +105,15 @@ function SeriesPanel({
       `/dataviews/${view.dataViewId}/explorer/tree${key ? `?${key}` : ''}`,
     );
     if (node.node.seriesId === null) return null;
-    const type = state.type ? `?type=${encodeURIComponent(state.type)}` : '';
+    const q = new URLSearchParams();
+    if (state.type) q.set('type', state.type);
+    if (state.measure) q.set('measure', state.measure);
+    const text = q.toString();
     return api<SeriesAnswer>(
       'GET',
-      `/dataviews/${view.dataViewId}/explorer/series/${node.node.seriesId}${type}`,
+      `/dataviews/${view.dataViewId}/explorer/series/${node.node.seriesId}${text ? `?${text}` : ''}`,
     );
-  }, [view.dataViewId, key, state.type]);
+  }, [view.dataViewId, key, state.type, state.measure]);
   const [picked, setPicked] = useState<number | null>(null);
   const title = seriesTitle(state.categories, view.categories);
   const data = series.data;
