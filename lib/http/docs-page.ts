@@ -1,52 +1,61 @@
-/** A self-contained API reference page (no CDN): it reads /api/v1/openapi.json and renders it. */
+/**
+ * The API reference page: Swagger UI (swagger-ui-dist, a maintained renderer) served by the service
+ * itself from /api/v1/docs/assets/* (no CDN), reading /api/v1/openapi.json. Its scripts are files, not
+ * inline, so the page runs under a strict content security policy.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/** The page's own policy: its scripts and styles from the service, nothing framed, no framing. */
+export const DOCS_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
 export function docsPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · Anomaly monitor</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
-header{background:#1d2430;color:#fff;padding:16px 24px}header h1{margin:0;font-size:20px}
-main{max-width:1100px;margin:0 auto;padding:16px 24px}
-h2{margin-top:32px;border-bottom:1px solid #d5d9e0;padding-bottom:4px}
-details{background:#fff;border:1px solid #d5d9e0;border-radius:6px;margin:6px 0}
-summary{cursor:pointer;padding:8px 12px;display:flex;gap:12px;align-items:center}
-.m{font:600 12px monospace;padding:2px 8px;border-radius:4px;color:#fff;min-width:52px;text-align:center}
-.GET{background:#2f6fde}.POST{background:#1e8e3e}.PUT{background:#b06d00}.DELETE{background:#c5221f}.PATCH{background:#7b4bd6}
-code,pre{font-family:ui-monospace,monospace}pre{background:#f0f2f5;padding:8px;overflow:auto;max-height:360px}
-.acc{margin-left:auto;font-size:12px;color:#5b6472}.body{padding:0 12px 12px}
-input{padding:6px 10px;width:320px;border:1px solid #b8bfca;border-radius:4px}
-</style></head>
-<body><header><h1>Anomaly monitor — API reference</h1><div id="ver"></div></header>
-<main><p>Authenticate with <code>Authorization: Bearer &lt;token&gt;</code> (from <code>POST /api/v1/auth/token</code>) or <code>X-API-Key: &lt;key&gt;</code>.
-Errors are <code>application/problem+json</code>. The machine-readable document is <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
-<label>Search <input id="q" type="search" placeholder="path or words"></label><div id="out">Loading…</div></main>
-<script>
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]));
-let doc;
-function render(q) {
-  const groups = {};
-  for (const [p, ops] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(ops)) {
-    const text = (m + ' ' + p + ' ' + op.summary).toLowerCase();
-    if (q && !text.includes(q.toLowerCase())) continue;
-    (groups[op.tags[0]] ??= []).push([m.toUpperCase(), p, op]);
-  }
-  let html = '';
-  for (const [tag, list] of Object.entries(groups)) {
-    html += '<h2>' + esc(tag) + '</h2>';
-    for (const [m, p, op] of list) {
-      const ref = op.requestBody && op.requestBody.content['application/json'].schema.$ref;
-      const schema = ref ? doc.components.schemas[ref.split('/').pop()] : null;
-      html += '<details><summary><span class="m ' + m + '">' + m + '</span><code>' + esc(p) + '</code> ' + esc(op.summary) +
-        '<span class="acc">' + esc(op['x-access']) + '</span></summary><div class="body">' +
-        (schema ? '<p>Request body:</p><pre>' + esc(JSON.stringify(schema, null, 2)) + '</pre>' : '') +
-        '<p>Responses: ' + Object.keys(op.responses).map(esc).join(', ') + '</p></div></details>';
-    }
-  }
-  document.getElementById('out').innerHTML = html || '<p>No endpoint matches.</p>';
+<link rel="stylesheet" href="/api/v1/docs/assets/swagger-ui.css">
+</head>
+<body><div id="swagger-ui"></div>
+<script src="/api/v1/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/api/v1/docs/assets/init.js"></script>
+</body></html>`;
 }
-fetch('/api/v1/openapi.json').then((r) => r.json()).then((d) => {
-  doc = d; document.getElementById('ver').textContent = 'version ' + d.info.version; render('');
+
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/api/v1/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: false,
+  tryItOutEnabled: false,
 });
-document.getElementById('q').addEventListener('input', (e) => render(e.target.value));
-</script></body></html>`;
+`;
+
+/** The files the page loads, with their content types; anything else is not an asset. */
+export const DOCS_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'init.js': 'text/javascript; charset=utf-8',
+};
+
+/**
+ * Where swagger-ui-dist lies: node_modules locally; in the Lambda artifact the two files travel beside
+ * the bundle (serverless.yml, the system function's package patterns) under /var/task/node_modules.
+ */
+function distDir(): string {
+  const roots = [process.env.LAMBDA_TASK_ROOT, process.cwd()].filter(Boolean) as string[];
+  try {
+    return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  } catch {
+    return path.join(roots[0] ?? '.', 'node_modules/swagger-ui-dist');
+  }
+}
+
+/** An asset's text, or undefined for a name that is not one. */
+export async function docsAsset(name: string): Promise<{ body: string; contentType: string } | undefined> {
+  const contentType = DOCS_ASSETS[name];
+  if (!contentType) return undefined;
+  if (name === 'init.js') return { body: INIT, contentType };
+  return { body: await readFile(path.join(distDir(), name), 'utf8'), contentType };
 }

@@ -38,6 +38,52 @@ const security = {
   public: [],
 };
 
+/**
+ * Query parameters an operation reads: `query.x` / `query['x']` in its handler, the parameters of the
+ * helpers it hands the query to, and the paged filter run (which takes the whole query object).
+ */
+const QUERY_HELPERS: Array<[RegExp, string[]]> = [
+  [/\bwindow\(query\)/, ['limit', 'offset']],
+  [/\bmembersParam\(query\)/, ['members']],
+  [/anomaliesByFilterPaged\(/, ['offset', 'pageSize', 'sortBy', 'order', 'format', 'members']],
+];
+
+const QUERY_DOC: Record<string, string> = {
+  limit: 'Most items in the answer',
+  offset: 'Items to skip (paging)',
+  pageSize: 'Records per page (1-1000)',
+  sortBy: 'rank, a record field or categories.<name>',
+  order: 'asc or desc',
+  format: 'csv answers every record as CSV',
+  members: 'true: each merged event carries its member records',
+  dataViewId: 'Only this data view (id)',
+  seriesId: 'Only this series (id)',
+  force: 'true or false',
+  dateFrom: 'First day, yyyy-MM-dd',
+  dateTo: 'Last day, yyyy-MM-dd',
+};
+
+export function queryParamsOf(route: Route): string[] {
+  const source = String(route.handle);
+  const names = new Set<string>();
+  for (const m of source.matchAll(/\bquery\??\.(\w+)|\bquery\??\.?\[['"](\w+)['"]\]/g))
+    names.add(m[1] ?? m[2]);
+  for (const [re, helperNames] of QUERY_HELPERS)
+    if (re.test(source)) for (const n of helperNames) names.add(n);
+  return [...names].sort();
+}
+
+/** The answer of an operation that declares no schema: a JSON object, marked as not further described. */
+function responseContent(r: Route): Json | undefined {
+  if (r.response?.schema) {
+    return { 'application/json': { schema: { $ref: `#/components/schemas/${r.response.schema}` } } };
+  }
+  if (r.response?.status === 204) return undefined;
+  if (r.path === '/api/v1/docs') return { 'text/html': { schema: { type: 'string' } } };
+  if (r.path.startsWith('/api/v1/docs/assets/')) return { 'text/plain': { schema: { type: 'string' } } };
+  return { 'application/json': { schema: { $ref: '#/components/schemas/Answer' } } };
+}
+
 const problem = {
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 };
@@ -51,22 +97,29 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
       operationId: `${r.method.toLowerCase()}${r.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c) => (c ? c.toUpperCase() : ''))}`,
       security: security[r.access],
       'x-access': r.access,
-      parameters: [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-        name: m[1],
-        in: 'path',
-        required: true,
-        schema: { type: 'string' },
-      })),
+      parameters: [
+        ...[...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+          name: m[1],
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+        })),
+        ...queryParamsOf(r).map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: { type: 'string' },
+          ...(QUERY_DOC[name] ? { description: QUERY_DOC[name] } : {}),
+        })),
+      ],
       responses: {
-        [String(r.response?.status ?? (r.method === 'POST' ? 200 : 200))]: {
-          description: r.response?.description ?? 'Success',
-          ...(r.response?.schema
-            ? {
-                content: {
-                  'application/json': { schema: { $ref: `#/components/schemas/${r.response.schema}` } },
-                },
-              }
-            : {}),
+        [String(r.response?.status ?? 200)]: {
+          description: r.response?.status === 204 ? 'No content' : (r.response?.description ?? 'Success'),
+          ...(responseContent(r) ? { content: responseContent(r) } : {}),
+        },
+        '429': {
+          description: 'Too many requests (API Gateway throttling or sign-in protection)',
+          ...problem,
         },
         '400': { description: 'Invalid input', ...problem },
         ...(r.access === 'public'
@@ -98,14 +151,33 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
         'Errors are application/problem+json (RFC 9457).',
     },
     servers: [{ url: info.serverUrl ?? '/' }],
+    // Bearer tokens (POST /api/v1/auth/token or the identity provider's) or API keys; public operations
+    // override this with an empty list.
+    security: [{ bearer: [] }, { apiKey: [] }],
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A token from POST /api/v1/auth/token, or from the configured OIDC identity provider',
+        },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'An API key (POST /api/v1/api-keys); it acts with the role of its owner',
+        },
       },
       schemas: {
         ...componentSchemas(),
+        // The answer of an operation without a schema of its own: a JSON object (or array) whose fields the
+        // operation's summary names.
+        Answer: {
+          description: "A JSON answer; its fields are named in the operation's summary",
+          oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array' }],
+        },
         Problem: {
           type: 'object',
           required: ['type', 'title', 'status', 'detail'],

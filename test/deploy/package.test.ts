@@ -441,6 +441,14 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     }
   });
 
+  it('ships the API reference renderer with the system function only', () => {
+    for (const [name, a] of pkg.artifacts) {
+      const has = a.files.has('node_modules/swagger-ui-dist/swagger-ui-bundle.js');
+      expect(has, name).toBe(name === 'system');
+    }
+    expect(pkg.artifacts.get('system')?.files.has('node_modules/swagger-ui-dist/swagger-ui.css')).toBe(true);
+  });
+
   it('loads every function bundle with no node_modules beside it, as Lambda does', async () => {
     const dir = path.join(pkg.dir, 'unzipped');
     const bundles: string[] = [];

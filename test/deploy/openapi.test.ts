@@ -1,0 +1,120 @@
+/**
+ * The OpenAPI document covers every operation (response schema, query parameters, security) and the
+ * reference page renders it with the bundled Swagger UI, loading nothing from another origin.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { registeredRoutes } from '../../functions/http/registry';
+import * as system from '../../functions/http/system';
+import { DOCS_CSP } from '../../lib/http/docs-page';
+import { buildOpenApi, queryParamsOf } from '../../lib/http/openapi';
+import { root } from './support';
+
+type Json = Record<string, any>;
+const routes = [...system.routes, ...registeredRoutes()];
+const doc = buildOpenApi(routes, { version: 'test' }) as Json;
+const operations: Array<[string, Json]> = Object.entries(doc.paths as Json).flatMap(([p, ops]) =>
+  Object.entries(ops as Json).map(([m, op]) => [`${m.toUpperCase()} ${p}`, op as Json] as [string, Json]),
+);
+
+describe('the OpenAPI document', () => {
+  it('declares a response schema for every operation (or no content for 204)', () => {
+    expect(operations.length).toBe(routes.length);
+    let specific = 0;
+    for (const [key, op] of operations) {
+      const [status, res] = Object.entries(op.responses as Json).find(([s]) => /^2\d\d$/.test(s)) ?? [];
+      expect(status, key).toBeDefined();
+      if (status === '204') {
+        expect(res.content, key).toBeUndefined();
+        continue;
+      }
+      const media = Object.values(res.content ?? {}) as Json[];
+      expect(media.length, key).toBe(1);
+      expect(media[0].schema, key).toBeTruthy();
+      const ref = media[0].schema.$ref as string | undefined;
+      if (ref)
+        expect(
+          doc.components.schemas[ref.replace('#/components/schemas/', '')],
+          `${key} ${ref}`,
+        ).toBeDefined();
+      if (ref !== '#/components/schemas/Answer') specific++;
+      for (const code of ['400', '404', '429']) expect(op.responses[code], `${key} ${code}`).toBeDefined();
+    }
+    console.info(
+      `${operations.length} operations; ${specific} with a schema of their own, the rest a JSON Answer`,
+    );
+  });
+
+  it('declares the query parameters every operation reads', () => {
+    let declared = 0;
+    for (const r of routes) {
+      const op = doc.paths[r.path][r.method.toLowerCase()];
+      const names = op.parameters.filter((p: Json) => p.in === 'query').map((p: Json) => p.name);
+      expect(names, `${r.method} ${r.path}`).toEqual(queryParamsOf(r));
+      declared += names.length;
+    }
+    // Every `query.x` of the route tables is documented on some operation.
+    const documented = new Set(
+      operations.flatMap(([, op]) =>
+        op.parameters.filter((p: Json) => p.in === 'query').map((p: Json) => p.name),
+      ),
+    );
+    const dir = path.join(root, 'functions/http');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts') && n !== 'registry.ts')) {
+      const source = readFileSync(path.join(dir, f), 'utf8');
+      if (!routes.some((r) => source.includes(`'${r.path}'`) || source.includes('`${base}'))) continue;
+      for (const m of source.matchAll(/\bquery\.(\w+)/g))
+        expect(documented.has(m[1]), `${f}: ${m[1]}`).toBe(true);
+    }
+    expect(declared).toBeGreaterThan(10);
+  });
+
+  it('names its security schemes and which operations need them', () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearer']);
+    for (const r of routes) {
+      const op = doc.paths[r.path][r.method.toLowerCase()];
+      if (r.access === 'public') expect(op.security, r.path).toEqual([]);
+      else expect(op.security, r.path).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    }
+  });
+});
+
+describe('the API reference page', () => {
+  const get = async (rawPath: string) =>
+    (await (system.handler as unknown as (e: object, c: object) => Promise<Json>)(
+      { rawPath, headers: {}, requestContext: { http: { method: 'GET', path: rawPath }, requestId: 'r' } },
+      {},
+    )) as { statusCode: number; headers: Record<string, string>; body: string };
+
+  it('renders with the bundled Swagger UI under a strict policy, loading nothing from another origin', async () => {
+    const page = await get('/api/v1/docs');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(DOCS_CSP);
+    expect(DOCS_CSP).toMatch(/script-src 'self';/);
+    expect(page.body).not.toMatch(/https?:\/\//);
+    expect(page.body).not.toMatch(/<script>(?!<\/script>)/);
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.sort()).toEqual([
+      '/api/v1/docs/assets/init.js',
+      '/api/v1/docs/assets/swagger-ui-bundle.js',
+      '/api/v1/docs/assets/swagger-ui.css',
+    ]);
+    for (const asset of assets) {
+      const res = await get(asset);
+      expect(res.statusCode, asset).toBe(200);
+      expect(res.headers['content-type'], asset).toMatch(
+        asset.endsWith('.css') ? /^text\/css/ : /^text\/javascript/,
+      );
+    }
+    const bundle = await get('/api/v1/docs/assets/swagger-ui-bundle.js');
+    expect(bundle.body.length).toBeGreaterThan(500_000);
+    expect((await get('/api/v1/docs/assets/init.js')).body).toContain("url: '/api/v1/openapi.json'");
+  });
+
+  it('answers 404 for any other asset name', async () => {
+    for (const name of ['package.json', '..%2Fpackage.json', 'index.html']) {
+      expect((await get(`/api/v1/docs/assets/${name}`)).statusCode, name).toBe(404);
+    }
+  });
+});
