@@ -9,7 +9,8 @@ import { backendName, createTestDatabase, type TestDatabase } from '../../suppor
 import { loadedDetectionView, storedAnomalies } from '../../support/detection-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
 
-const flat = (v: number) => Array.from({ length: 28 }, () => v);
+// 2023-12-18 .. 2024-01-28: two weeks of warm-up before the detectors judge a day, then 2024-01-01 on.
+const flat = (v: number) => Array.from({ length: 42 }, () => v);
 const spike = (at: number) => flat(100).map((v, t) => (t === at ? 200 : v));
 
 /** The same database with `before(text)` run ahead of every statement, also inside transactions. */
@@ -63,8 +64,9 @@ describe(`atomic replacement of anomalies on ${backendName}`, () => {
       name: 'atomic',
       categories: [{ name: 'country' }],
       detectors: [{ type: 'dod', params: { percentualChange: 30 } }],
+      start: '2023-12-18',
       series: [
-        { categories: { country: 'CZ' }, values: spike(19) },
+        { categories: { country: 'CZ' }, values: spike(33) },
         { categories: { country: 'DE' }, values: flat(100) },
       ],
     });

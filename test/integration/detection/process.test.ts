@@ -16,8 +16,10 @@ import {
 } from '../../support/detection-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
 
-const DAYS = 28; // 2024-01-01 (Monday) .. 2024-01-28
-const SPIKE = 19; // 2024-01-20, a Saturday
+// 2023-12-18 (Monday) .. 2024-01-28: detectors judge a day after about three weeks of history.
+const START = '2023-12-18';
+const DAYS = 42;
+const SPIKE = 33; // 2024-01-20, a Saturday
 const flat = (value: number, days = DAYS) => Array.from({ length: days }, () => value);
 const withSpike = (at: number, value: number, days = DAYS) =>
   flat(100, days).map((v, t) => (t === at ? value : v));
@@ -38,6 +40,7 @@ function spikeView(
       },
     ],
     analysis,
+    start: START,
     series: [
       { categories: { country: 'CZ' }, values: withSpike(SPIKE, 200) },
       { categories: { country: 'DE' }, values: flat(100) },
@@ -68,10 +71,10 @@ describe(`the process job on ${backendName}`, () => {
     const detail = await detect(id);
     expect(detail).toMatchObject({
       series: 3,
-      days: 28,
+      days: 42,
       detectors: 1,
       anomalies: 2,
-      firstDate: '2024-01-01',
+      firstDate: START,
       lastDate: '2024-01-28',
     });
     const rows = await anomalies(id);
@@ -174,7 +177,7 @@ describe(`the process job on ${backendName}`, () => {
   });
 
   it('with scanInLastNDays replaces only the anomalies that reach into the scanned days', async () => {
-    const values = withSpike(SPIKE, 200).map((v, t) => (t === 24 ? 250 : v));
+    const values = withSpike(SPIKE, 200).map((v, t) => (t === SPIKE + 5 ? 250 : v));
     const o = { ...spikeView('scan_last'), series: [{ categories: { country: 'CZ' }, values }] };
     const id = await loadedDetectionView(t.db, source, o);
     await detect(id);
