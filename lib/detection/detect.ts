@@ -43,9 +43,15 @@ export interface SeriesWindow {
   missingDays: number;
   presentDays: number;
   presentSum: number;
-  /** First analysed day without source data (end when there is none). */
+  /**
+   * First analysed day without source data whose filled value is no evidence: end when there is
+   * none or when the series is sparse (more than 5 % of its days without data: those are zeros).
+   */
   firstMissing: number;
 }
+
+/** Above this share of analysed days without source data a series is sparse (see firstMissing). */
+const SPARSE_MISSING_SHARE = 0.05;
 
 /** Computes the analysed range: first day with data .. n - ignoreLastNDays, scanned tail. */
 export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesWindow {
@@ -63,11 +69,12 @@ export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesW
   let presentSum = 0;
   const x = input.values;
   let firstMissing = end;
+  let missingBefore = 0;
   if (present !== undefined) {
     for (let t = start; t < scanFrom; t++)
       if (present[t] === 0) {
-        firstMissing = t;
-        break;
+        if (firstMissing === end) firstMissing = t;
+        missingBefore++;
       }
   }
   for (let t = scanFrom; t < end; t++) {
@@ -79,7 +86,19 @@ export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesW
       presentSum += x[t];
     }
   }
-  return { start, scanFrom, end, missingDays, presentDays, presentSum, firstMissing };
+  const analysed = end - start;
+  // Days without data are missing data only in a series that has data on nearly every day; in a
+  // sparse one (a leaf without bookings on many days) they are zeros, and evidence.
+  const sparse = analysed > 0 && missingBefore + missingDays > SPARSE_MISSING_SHARE * analysed;
+  return {
+    start,
+    scanFrom,
+    end,
+    missingDays,
+    presentDays,
+    presentSum,
+    firstMissing: sparse ? end : firstMissing,
+  };
 }
 
 /** Why a detector will not run on this series, or null when it will. */

@@ -5,8 +5,9 @@
  */
 import type { DetectorImpl } from '../detector';
 
-/** A run of missing days is reported when its chance (see below) is below this: log(1 %). */
-const LOG_GAP_CHANCE = Math.log(0.01);
+/** A run of missing days is reported when its chance (see below) is below this: log(0.1 %). */
+const LOG_GAP_CHANCE = Math.log(0.001);
+const GAP_HISTORY = 112;
 
 export const gap: DetectorImpl<'gap'> = {
   type: 'gap',
@@ -32,17 +33,17 @@ export const gap: DetectorImpl<'gap'> = {
       let stop = t;
       while (stop < end && present[stop] === 0) stop++;
       const len = stop - t;
-      // A gap is news only when a run this long is unlikely for this series: with q the share of
-      // days without data in the 8 weeks before it, q^len must be below 1 %. A series that had data
-      // every day reports its first missing day; a sparse leaf, where a day without bookings is
-      // common, only a long silence.
+      // A gap is news only when a run this long is unlikely for this series: a series that had data
+      // on each of the 16 weeks before reports any missing day; otherwise, with q the share of
+      // those days without data, q^len must be below 0.1 % (a leaf that often has no bookings on a
+      // day reports only a long silence).
       let seen = 0;
       let missed = 0;
-      for (let u = Math.max(start, t - 56); u < t; u++) {
+      for (let u = Math.max(start, t - GAP_HISTORY); u < t; u++) {
         seen++;
         if (present[u] === 0) missed++;
       }
-      // With less than 4 weeks of history the rate is estimated with half a missing day added.
+      // Under 4 weeks of history the rate is estimated with half a missing day added.
       const q = seen >= 28 ? missed / seen : (missed + 0.5) / (seen + 1);
       const regular = seen > 0 && (q === 0 || len * Math.log(q) < LOG_GAP_CHANCE);
       if (regular && len > longer && len < shorter) {

@@ -144,6 +144,7 @@ function comparePeriods(
   ws: Workspace,
   layout: Layout,
   lag: number,
+  continuation: boolean,
 ): Float64Array {
   const { x, special, start, end, dayIndex0 } = input;
   const e = ws.expected;
@@ -157,6 +158,8 @@ function comparePeriods(
   f.fill(0, 0, end);
   ws.flagged = false;
   noise.reset();
+  let lastJudged = 0;
+  let lastJ = -2;
   // Weekday of day 0; day t >= 0 has weekday (wd0 + t) mod 7.
   const wd0 = weekdayOf(dayIndex0);
   let j0 = 0;
@@ -266,7 +269,13 @@ function comparePeriods(
       predicted += unmatched * allMean;
       for (let w = 0; w < 7; w++) if (Number.isNaN(mean[w])) mean[w] = allMean;
     }
-    const flag = noise.judge(actual, predicted, days, p, input.daySigma);
+    const judged = noise.judge(actual, predicted, days, p, input.daySigma);
+    // A reference that spans the flagged period before (cw: four weeks, mpy: a year) still holds the
+    // old level: the same change would be reported again period after period. Only its first
+    // period is reported (ChangePoint covers its duration).
+    const flag = continuation && judged !== 0 && judged === lastJudged && j === lastJ + 1 ? 0 : judged;
+    lastJudged = judged;
+    lastJ = j;
     if (flag !== 0) {
       ws.flagged = true;
       // Alternating magnitudes keep consecutive flagged periods apart in assembly.
@@ -300,6 +309,8 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
   f.fill(0, 0, end);
   ws.flagged = false;
   noise.reset();
+  let lastJudged = 0;
+  let lastJ = -2;
   for (let j = 0; j + 1 < count; j++) {
     const a = b[j];
     if (a - 28 < start) continue;
@@ -313,7 +324,11 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
       actual += x[t];
       predicted += (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
     }
-    const flag = noise.judge(actual, predicted, stop - a, p, input.daySigma);
+    const judged = noise.judge(actual, predicted, stop - a, p, input.daySigma);
+    // The same change seen again against a reference that still holds the old level (see above).
+    const flag = judged !== 0 && judged === lastJudged && j === lastJ + 1 ? 0 : judged;
+    lastJudged = judged;
+    lastJ = j;
     if (flag !== 0) {
       ws.flagged = true;
       const mark = (j & 1) === 0 ? flag : 2 * flag;
@@ -332,7 +347,7 @@ export const mom: DetectorImpl<'mom'> = {
   aggregate: true,
   minHistory: () => 45,
   run: (input, p, ws) => {
-    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 1), 1);
+    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 1), 1, false);
   },
 };
 
@@ -342,7 +357,7 @@ export const qoq: DetectorImpl<'qoq'> = {
   aggregate: true,
   minHistory: () => 135,
   run: (input, p, ws) => {
-    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 3), 1);
+    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 3), 1, false);
   },
 };
 
@@ -352,7 +367,7 @@ export const mpy: DetectorImpl<'mpy'> = {
   aggregate: true,
   minHistory: () => 380,
   run: (input, p, ws) => {
-    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 1), 12);
+    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 1), 12, true);
   },
 };
 
@@ -365,6 +380,6 @@ export const cw: DetectorImpl<'cw'> = {
     const layout = periodBounds(input.dayIndex0, input.x.length, 0);
     return input.special === null
       ? compareWeeksPlain(input, p, ws, layout)
-      : comparePeriods(input, p, ws, layout, 0);
+      : comparePeriods(input, p, ws, layout, 0, true);
   },
 };
