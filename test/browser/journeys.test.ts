@@ -76,6 +76,7 @@ describe.skipIf(!hasChromium)(`web UI journeys on ${backendName}`, () => {
       'Data views',
       'Connectors',
       'Comments',
+      'My alerts',
       'Users',
       'API keys',
       'Licence',
@@ -265,6 +266,7 @@ describe.skipIf(!hasChromium)(`web UI journeys on ${backendName}`, () => {
       'Home',
       'Explorer',
       'Comments',
+      'My alerts',
     ]);
     const card = recipient.getByRole('region', { name: 'Where did retail sales drop?' });
     await card.getByText(`shared by ${ADMIN.email}`).waitFor();

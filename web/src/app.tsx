@@ -21,6 +21,7 @@ const ApiKeysPage = lazy(() => import('./pages/api-keys').then((m) => ({ default
 const SettingsPage = lazy(() => import('./pages/settings').then((m) => ({ default: m.SettingsPage })));
 const ExplorerPage = lazy(() => import('./pages/explorer').then((m) => ({ default: m.ExplorerPage })));
 const LicensePage = lazy(() => import('./pages/license').then((m) => ({ default: m.LicensePage })));
+const MyAlertsPage = lazy(() => import('./pages/alerts').then((m) => ({ default: m.MyAlertsPage })));
 
 interface RouteDef {
   pattern: string;
@@ -52,6 +53,7 @@ const routes: RouteDef[] = [
   { pattern: '/connectors', title: 'Connectors', admin: true, render: () => <ConnectorsPage /> },
   { pattern: '/explorer', title: 'Series explorer', render: () => <ExplorerPage /> },
   { pattern: '/comments', title: 'Comments', render: () => <CommentsPage /> },
+  { pattern: '/my-alerts', title: 'My alerts', render: () => <MyAlertsPage /> },
   { pattern: '/users', title: 'Users', admin: true, render: () => <UsersPage /> },
   { pattern: '/api-keys', title: 'API keys', admin: true, render: () => <ApiKeysPage /> },
   { pattern: '/license', title: 'Licence', admin: true, render: () => <LicensePage /> },
@@ -65,6 +67,7 @@ const adminNav: Array<[string, string]> = [
   ['/dataviews', 'Data views'],
   ['/connectors', 'Connectors'],
   ['/comments', 'Comments'],
+  ['/my-alerts', 'My alerts'],
   ['/users', 'Users'],
   ['/api-keys', 'API keys'],
   ['/license', 'Licence'],
@@ -74,6 +77,7 @@ const userNav: Array<[string, string]> = [
   ['/', 'Home'],
   ['/explorer', 'Explorer'],
   ['/comments', 'Comments'],
+  ['/my-alerts', 'My alerts'],
 ];
 
 export function App() {

@@ -51,15 +51,13 @@ export function FeedbackForm({
     setError(null);
     try {
       const saved = await api<RecordFeedback>('PUT', '/anomalies/feedback', {
-        body: {
-          dataViewId: record.dataViewId,
-          seriesId: record.seriesId,
-          measure: record.measure ?? 'value',
-          type: record.type,
-          startDate: record.startDate,
-          status,
-          note,
-        },
+        dataViewId: record.dataViewId,
+        seriesId: record.seriesId,
+        measure: record.measure ?? 'value',
+        type: record.type,
+        startDate: record.startDate,
+        status,
+        note,
       });
       setCurrent(saved);
       setEditing(false);

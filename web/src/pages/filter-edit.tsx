@@ -12,6 +12,7 @@ import { navigate } from '../lib/router';
 import type { DataViewLite, Filter, FilterRun, FilterSettings } from '../lib/types';
 import { useLoad } from '../lib/use-load';
 import { SharePanel } from './filter-share';
+import { FilterAlerts } from './alerts';
 
 const PREVIEW_DELAY_MS = 500;
 
@@ -126,6 +127,7 @@ export function FilterEditPage({ id }: { id: number | null }) {
             dataViews={views.data ?? []}
           />
           {filter && owner && <SharePanel filter={filter} onShared={(f) => stored.setData(f)} />}
+          {filter && <FilterAlerts filterId={filter.id} />}
         </div>
         <section className="preview-pane" aria-labelledby="preview-title" aria-busy={preview.loading}>
           <h2 id="preview-title">Preview {preview.loading && <small className="muted">(running…)</small>}</h2>
