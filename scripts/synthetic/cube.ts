@@ -19,6 +19,8 @@ export interface CubeOptions {
   days: number;
   start: string;
   injections: number;
+  /** Share of the last day's source rows present (the day is still being filled); 1 or absent = complete. */
+  lastDayShare?: number;
   /** Least expected bookings a day of a series that gets an injection. */
   minInjectionVolume?: number;
 }
@@ -281,6 +283,7 @@ export function generateCube(options: CubeOptions): Cube {
       if (factor[i] === 0) continue;
       const k = poisson(rand, normal, base[i] * factor[i]);
       if (k === 0) continue;
+      if (t === days - 1 && options.lastDayShare !== undefined && rand() >= options.lastDayShare) continue;
       rowLeaf[rows] = l;
       rowDay[rows] = t;
       rowCount[rows] = k;
