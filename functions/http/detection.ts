@@ -42,12 +42,13 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      "Daily values of one series with the expected values of the view's detector of `type`, between dateFrom and dateTo (the anomaly chart)",
+      "Daily values of one series with the expected values of the view's detector of `type`, between dateFrom and dateTo (the anomaly chart); measure=count draws the count measure",
     handle: async ({ caller, params, query }) =>
       seriesChart(await getContainer(), caller, id(params), intParam(params.seriesId, 'seriesId'), {
         dateFrom: optionalDate(query.dateFrom, 'dateFrom'),
         dateTo: optionalDate(query.dateTo, 'dateTo'),
         type: query.type,
+        measure: query.measure || undefined,
       }),
   },
 ];

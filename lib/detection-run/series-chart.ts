@@ -15,6 +15,8 @@ export interface SeriesChart {
   seriesId: number;
   categories: Record<string, string | null>;
   type: string | null;
+  /** The measure drawn: the view's value, or its count (an anomaly of the count measure). */
+  measure: 'value' | 'count';
   points: Array<{ date: string; value: number; expected: number | null; flag: number; filled: boolean }>;
 }
 
@@ -23,9 +25,11 @@ export async function seriesChart(
   caller: Caller,
   dataViewId: number,
   seriesId: number,
-  opts: { dateFrom?: string; dateTo?: string; type?: string },
+  opts: { dateFrom?: string; dateTo?: string; type?: string; measure?: string },
 ): Promise<SeriesChart> {
   requireRead(caller);
+  if (opts.measure !== undefined && opts.measure !== 'value' && opts.measure !== 'count')
+    throw ValidationError.field('measure', `must be value or count, got '${opts.measure}'`);
   const row = await visibleView(c.db, caller, dataViewId);
   const def = row.definition as unknown as DataViewDefinition;
   const detectors = def.analysis?.detectors ?? [];
@@ -39,6 +43,7 @@ export async function seriesChart(
   const preview = await runPreview(c, row, {
     seriesId,
     detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} },
+    ...(opts.measure === 'count' ? { measure: 'count' as const } : {}),
   });
   const points = preview.points.filter(
     (p) => (!opts.dateFrom || p.date >= opts.dateFrom) && (!opts.dateTo || p.date <= opts.dateTo),
@@ -48,6 +53,7 @@ export async function seriesChart(
     seriesId: preview.seriesId,
     categories: preview.categories,
     type: detector ? preview.detector.code : null,
+    measure: opts.measure === 'count' ? 'count' : 'value',
     points,
   };
 }

@@ -7,6 +7,8 @@ import { loadConfig } from '../../../lib/config/config';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { dataViews } from '../../../lib/db/tables/index';
 import type { DataViewDefinition } from '../../../lib/dataviews/definition/types';
+import { seriesChart } from '../../../lib/detection-run/series-chart';
+import { systemCaller } from '../../../lib/identity/caller';
 import { runDetection } from '../../../lib/pipeline/process';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
 import { loadView } from '../../support/detection-fixture';
@@ -109,6 +111,20 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     expect(drop?.share_pct).toBeCloseTo((20 / (20 + de[22][1])) * 100, 6);
     expect(drop?.change_pct ?? 0).toBeLessThan(-50);
     expect(count.every((r) => r.start_date >= '2024-01-23')).toBe(true);
+    // The anomaly chart of a count anomaly draws the count.
+    const [{ series_id }] = await t.db.rows<{ series_id: number }>(
+      sql.raw(`SELECT series_id FROM ${schemaNameFor(id)}.cat_map WHERE c_country = 'CZ'`),
+    );
+    const chart = await seriesChart({ db: t.db }, systemCaller(), id, Number(series_id), {
+      type: 'DOD',
+      measure: 'count',
+      dateFrom: '2024-01-23',
+      dateTo: '2024-01-23',
+    });
+    expect(chart).toMatchObject({ measure: 'count', points: [{ date: '2024-01-23', value: 20 }] });
+    await expect(
+      seriesChart({ db: t.db }, systemCaller(), id, Number(series_id), { measure: 'amount' }),
+    ).rejects.toMatchObject({ errors: [expect.objectContaining({ path: 'measure' })] });
   });
 
   it('does not analyse a constant count measure (one per row: 1 on the leaves, 2 on the total)', async () => {
