@@ -85,6 +85,8 @@ export class DayNoise {
   count = 0;
   /** Apply the Poisson floor (off for cardinality: a count of children is not a count of events). */
   poisson = true;
+  /** Least offset of logRatio (cardinality: half a child, so that 2 → 0 children is not -4.6). */
+  logOffset = 0;
   /**
    * Least scale in the series' units at the series' mean level (the comparison's share of
    * RunInput.daySigma); at another level it scales with sqrt(level / mean), as count noise does.
@@ -153,7 +155,7 @@ export class DayNoise {
    */
   unusual(diff: number, exp: number, k: number): boolean {
     if (this.count < NOISE_MIN_DAYS) return false;
-    const d = Math.abs(logRatio(exp + diff, exp));
+    const d = Math.abs(logRatio(exp + diff, exp, this.logOffset));
     if (!(d >= k * this.scale(exp))) return false;
     let floor = this.absFloor;
     if (floor > 0 && this.meanLevel > 0) floor *= Math.sqrt(Math.max(0, this.level) / this.meanLevel);
@@ -190,8 +192,8 @@ const NOISE_MEMORY = 28;
  * log(actual / expected) with 1 % of the expected value added to both, so that a day at 0 is a
  * large but finite move (about -4.6).
  */
-export function logRatio(actual: number, expected: number): number {
-  const c = 0.01 * Math.abs(expected) + 1e-9;
+export function logRatio(actual: number, expected: number, minOffset = 0): number {
+  const c = Math.max(0.01 * Math.abs(expected), minOffset) + 1e-9;
   return Math.log((Math.max(0, actual) + c) / (Math.abs(expected) + c));
 }
 

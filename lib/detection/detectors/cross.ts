@@ -59,6 +59,8 @@ function runCross(
   tracker.reset();
   noise.reset();
   noise.poisson = kind !== KIND_CARDINALITY;
+  const offset = kind === KIND_CARDINALITY ? 0.5 : 0;
+  noise.logOffset = offset;
   // The day's own noise (the expectation is a mean of weeks); cardinality counts children instead.
   noise.absFloor = kind === KIND_CARDINALITY ? 0 : input.daySigma;
   noise.meanLevel = input.dayMean;
@@ -121,7 +123,7 @@ function runCross(
       }
       // Flagged only when unusual for this series too.
       if (flag !== 0 && !noise.unusual(at - exp, exp, k)) flag = 0;
-      if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(logRatio(at, exp)), at);
+      if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(logRatio(at, exp, offset)), at);
     }
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
