@@ -16,6 +16,7 @@ import {
   selectSubscriptions,
 } from './repository';
 import { loadAlertSettings } from './settings';
+import { serviceSecretName } from '../secrets/index';
 
 export interface SubscriptionInput {
   channel?: Channel;
@@ -128,7 +129,7 @@ export async function createSubscription(
             ${input.digestWeekday ?? 1}, ${input.enabled ?? true}) RETURNING id`);
   const id = Number(row.id);
   if (secretValue !== undefined) {
-    const ref = await deps.secrets.put(`alert-subscription-${id}`, secretValue);
+    const ref = await deps.secrets.put(serviceSecretName(`alert-subscription-${id}`), secretValue);
     await deps.db.rows(sql`UPDATE alert_subscriptions SET secret_ref = ${ref} WHERE id = ${id}`);
   }
   const view = toView((await findSubscription(deps.db, id)) as SubscriptionRow);
@@ -193,7 +194,7 @@ export async function updateSubscription(
   if (row.channel !== 'email' && input.url !== undefined) {
     const url = await checkUrl(deps, input.url);
     if (row.channel === 'slack') {
-      const ref = await deps.secrets.put(`alert-subscription-${id}`, url);
+      const ref = await deps.secrets.put(serviceSecretName(`alert-subscription-${id}`), url);
       await deps.db.rows(sql`UPDATE alert_subscriptions SET secret_ref = ${ref} WHERE id = ${id}`);
       target = `${new URL(url).origin}/…`;
     } else target = url;
@@ -217,7 +218,7 @@ export async function rotateSecret(deps: AlertDeps, caller: Caller, id: number):
   if (row.channel !== 'webhook')
     throw ValidationError.field('channel', 'only webhook subscriptions have a secret');
   const secret = newSecret();
-  const ref = await deps.secrets.put(`alert-subscription-${id}`, secret);
+  const ref = await deps.secrets.put(serviceSecretName(`alert-subscription-${id}`), secret);
   await deps.db.rows(
     sql`UPDATE alert_subscriptions SET secret_ref = ${ref}, updated_at = now() WHERE id = ${id}`,
   );

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { settings } from '../db/tables/index';
 import { type Caller, requireAdmin } from '../identity/caller';
-import type { SecretStore } from '../secrets/index';
+import { type SecretStore, serviceSecretName } from '../secrets/index';
 import { ValidationError } from '../shared/errors';
 import { endpointRefusal } from '../summaries/endpoint-guard';
 import type { SmtpServer } from './smtp';
@@ -121,7 +121,7 @@ export async function putAlertSettings(
         );
       hasPassword = true;
     } else if (s.password) {
-      secretRef = await deps.secrets.put('alerts-smtp-password', s.password);
+      secretRef = await deps.secrets.put(serviceSecretName('alerts-smtp-password'), s.password);
       hasPassword = true;
     }
     smtp = {
