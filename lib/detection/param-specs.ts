@@ -71,12 +71,12 @@ function noiseThreshold(defaultK: number, residual: string): ParamSpec {
     kind: 'number',
     default: defaultK,
     above: 0,
-    description: `Strictness: the change must also exceed this many robust standard deviations of the series' own recent residuals (${residual}; at least 1 % of the expected value and, for counts, its square root). Higher reports less.`,
+    description: `Strictness: the change must also exceed this many robust standard deviations of the series' own recent residuals (${residual}; at least 1 % of the expected value and, for counts, 1/sqrt(expected)). Higher reports less.`,
   };
 }
 
 const DAY_RESIDUALS =
-  'the same comparison on earlier days that were not flagged: an exponentially weighted mean of absolute relative residuals over about 4 weeks, each clipped at 4 scales';
+  "the same comparison on earlier days that were not flagged, on the log scale: the larger of a 4-week weighted mean of absolute residuals and their 98th percentile over 16 weeks; in the series' units at least its own day noise";
 const PERIOD_RESIDUALS = 'the same comparison on the last 12 periods that were not flagged';
 
 function periodChange(defaultPct: number, defaultK: number, what: string, residual: string) {
