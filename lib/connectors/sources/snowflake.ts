@@ -44,6 +44,8 @@ export class SnowflakeSession implements DriverSession {
       statement = this.conn.execute({
         sqlText: text,
         streamResult: true,
+        // One statement per query, whatever the account's or user's default says.
+        parameters: { MULTI_STATEMENT_COUNT: 1 },
         complete: (err, stmt) => (err ? reject(err) : resolve(stmt)),
       }) as RowStatement;
     });

@@ -151,9 +151,10 @@ describe('the Oracle session', () => {
 
 describe('the Snowflake session', () => {
   function fakeConnection(total: number) {
-    const log = { cancelled: false };
+    const log = { cancelled: false, parameters: undefined as unknown };
     const conn = {
-      execute(options: { complete: (err: unknown, stmt: unknown) => void }) {
+      execute(options: { complete: (err: unknown, stmt: unknown) => void; parameters?: unknown }) {
+        log.parameters = options.parameters;
         const stmt = {
           getColumns: () => [{ getName: () => 'N', getType: () => 'fixed' }],
           streamRows: () => Readable.from(rows(total), { objectMode: true, highWaterMark: 64 }),
@@ -171,8 +172,9 @@ describe('the Snowflake session', () => {
   }
 
   it('waits for the statement, then streams its rows in batches', async () => {
-    const { session } = fakeConnection(2_500);
+    const { session, log } = fakeConnection(2_500);
     const cursor = await session.query('select …', 1_000, new AbortController().signal);
+    expect(log.parameters).toEqual({ MULTI_STATEMENT_COUNT: 1 });
     expect(await cursor.columns()).toEqual([{ name: 'N', type: 'fixed' }]);
     expect(await drain(() => cursor.next())).toEqual([1_000, 1_000, 500]);
   });
