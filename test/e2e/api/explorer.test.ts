@@ -217,6 +217,11 @@ describe(`series explorer API on ${backendName}`, () => {
       ).toContain(param);
     }
     expect((await get('/explorer/series/999999')).status).toBe(404);
+    const huge = await get('/explorer/tree?dimension=country&offset=99999999999999999999');
+    expect(huge.status).toBe(400);
+    const far = await get('/explorer/tree?dimension=country&offset=9007199254740991');
+    expect(far.status).toBe(200);
+    expect(far.body.children).toMatchObject({ items: [], total: 2 });
   });
 
   it('shows a data user only the views assigned to them', async () => {
