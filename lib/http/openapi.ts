@@ -81,6 +81,14 @@ function responseContent(r: Route): Json | undefined {
   if (r.response?.status === 204) return undefined;
   if (r.path === '/api/v1/docs') return { 'text/html': { schema: { type: 'string' } } };
   if (r.path.startsWith('/api/v1/docs/assets/')) return { 'text/plain': { schema: { type: 'string' } } };
+  if (r.path === '/api/v1/health')
+    return { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } };
+  if (r.path === '/api/v1/openapi.json') {
+    return { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } };
+  }
+  // A job request answers the queued job (the `job` answer of GET /jobs/{id}) and licence warnings.
+  if (r.response?.status === 202)
+    return { 'application/json': { schema: { $ref: '#/components/schemas/QueuedJob' } } };
   return { 'application/json': { schema: { $ref: '#/components/schemas/Answer' } } };
 }
 
@@ -174,6 +182,30 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
         ...componentSchemas(),
         // The answer of an operation without a schema of its own: a JSON object (or array) whose fields the
         // operation's summary names.
+        Health: {
+          type: 'object',
+          required: ['status', 'version', 'database', 'time'],
+          properties: {
+            status: { const: 'ok' },
+            version: { type: 'string' },
+            database: {
+              type: 'object',
+              properties: { kind: { enum: ['postgres', 'pglite'] }, ms: { type: 'number' } },
+            },
+            time: { type: 'string', format: 'date-time' },
+          },
+        },
+        OpenApiDocument: {
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+          properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+        },
+        QueuedJob: {
+          allOf: [
+            { $ref: '#/components/schemas/job' },
+            { type: 'object', properties: { warnings: { type: 'array', items: { type: 'string' } } } },
+          ],
+        },
         Answer: {
           description: "A JSON answer; its fields are named in the operation's summary",
           oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array' }],
