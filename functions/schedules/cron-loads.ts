@@ -2,9 +2,10 @@
 import { getContainer } from '../../lib/app/container';
 import { alertsScheduleTick } from '../../lib/alerts/hooks';
 import { scheduleTick } from '../../lib/jobs/schedule';
+import { observed } from '../../lib/shared/observability';
 
-export const handler = async () => {
+export const handler = observed(async () => {
   const c = await getContainer();
   const result = await scheduleTick(c);
   return { ...result, alerts: await alertsScheduleTick(c) };
-};
+});
