@@ -17,6 +17,7 @@ import type { DataViewRow } from '../dataviews/repository';
 import type { Logger } from '../shared/logger';
 import { sql } from 'drizzle-orm';
 import { ident } from '../dataset/ddl';
+import { feedbackExclusions } from '../feedback/exclusions';
 import { publishStage } from './anomaly-publish';
 import { appendStage, createStage, dropStage, type Measure, stageRunIds } from './anomaly-store';
 import { incompleteTrailingDays } from './incomplete';
@@ -167,11 +168,20 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
           layout.days,
           measureColumn(measure),
         );
+  const calendarFlags = ctx.calendar ? alignCalendar(ctx.calendar, layout.dayIndex0, layout.days) : null;
   return {
     detectors:
       measure === 'value' ? plan.detectors : plan.detectors.filter((d) => d.resolved.type !== 'cardinality'),
     ctx,
-    calendarFlags: ctx.calendar ? alignCalendar(ctx.calendar, layout.dayIndex0, layout.days) : null,
+    calendarFlags,
+    exclusions: await feedbackExclusions(
+      db,
+      plan.viewId,
+      measure,
+      layout.dayIndex0,
+      layout.days,
+      calendarFlags,
+    ),
     total: root ? rowValues(root, 0) : undefined,
     ws: new Workspace(),
   };

@@ -8,6 +8,7 @@ import { runDetector, seriesWindow } from '../detection/detect';
 import { AnomalyColumns } from '../detection/anomaly-columns';
 import type { DetectionContext, SeriesInput } from '../detection/types';
 import type { Workspace } from '../detection/workspace';
+import type { SeriesExclusion } from '../feedback/exclusions';
 import { peerWeeks, type ViewDetector } from './detectors';
 import type { Shard } from './layout';
 import { rowPresent, rowValues, type SeriesBlock } from './series-reader';
@@ -17,6 +18,8 @@ export interface RunSetup {
   ctx: DetectionContext;
   /** The view's special-day flags aligned with the block's days, or null without special dates. */
   calendarFlags: Uint8Array | null;
+  /** Per series: the days of its feedback (lib/feedback/exclusions.ts), kept out of baselines. */
+  exclusions?: ReadonlyMap<number, SeriesExclusion>;
   /** The root series (all categories = all): the denominator of share %. */
   total: Float64Array | undefined;
   ws: Workspace;
@@ -74,7 +77,17 @@ function run(
   out: ShardResult,
 ): void {
   const before = out.anomalies.length;
-  runDetector(input, d.resolved, setup.ctx, w, setup.calendarFlags, setup.ws, out.anomalies);
+  const ex = setup.exclusions?.get(Number(input.seriesId));
+  if (ex === undefined)
+    runDetector(input, d.resolved, setup.ctx, w, setup.calendarFlags, setup.ws, out.anomalies);
+  else {
+    // Feedback days apply whether or not the detector uses the view's special dates.
+    const own = d.resolved.params.useSpecialDates;
+    const resolved = own
+      ? d.resolved
+      : { ...d.resolved, params: { ...d.resolved.params, useSpecialDates: true } };
+    runDetector(input, resolved, setup.ctx, w, own ? ex.withCalendar : ex.alone, setup.ws, out.anomalies);
+  }
   out.anomalies.tag(before, d.index);
 }
 
