@@ -3,9 +3,12 @@
  * inside its network, so an endpoint is a way to reach internal hosts: link-local and cloud metadata addresses
  * are always refused, private ranges only when the settings allow them, loopback is allowed (a model on the
  * same machine). The host name is resolved and every address it gives is checked, at save time and again
- * before each call (a name may resolve elsewhere later); redirects are not followed by the client.
+ * before each call, and the call itself connects only to an address checked while connecting
+ * (`pinnedFetch`: no DNS rebinding between the check and the connection); redirects are not followed.
  */
 import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
 
 export type AddressClass =
@@ -109,13 +112,82 @@ export async function endpointRefusal(
     if (addresses.length === 0) return `names a host that does not resolve (${host})`;
   }
   for (const a of addresses) {
-    const c = classifyAddress(a);
-    if (c === 'metadata') return `points at a cloud metadata address (${a}), which is never allowed`;
-    if (c === 'link-local') return `points at a link-local address (${a}), which is never allowed`;
-    if (c === 'unspecified' || c === 'multicast')
-      return `points at an address that cannot be an endpoint (${a})`;
-    if (c === 'private' && !policy.allowPrivateNetwork)
-      return `points at a private network address (${a}); set allowPrivateNetwork: true to allow private ranges`;
+    const why = addressRefusal(a, policy);
+    if (why) return why;
   }
   return undefined;
+}
+
+/** Why one address may not be connected to under `policy`. */
+export function addressRefusal(a: string, policy: EndpointPolicy): string | undefined {
+  const c = classifyAddress(a);
+  if (c === 'metadata') return `points at a cloud metadata address (${a}), which is never allowed`;
+  if (c === 'link-local') return `points at a link-local address (${a}), which is never allowed`;
+  if (c === 'unspecified' || c === 'multicast')
+    return `points at an address that cannot be an endpoint (${a})`;
+  if (c === 'private' && !policy.allowPrivateNetwork)
+    return `points at a private network address (${a}); set allowPrivateNetwork: true to allow private ranges`;
+  return undefined;
+}
+
+type LookupCallback = (
+  err: Error | null,
+  address?: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
+
+/**
+ * A `fetch` over node:http(s) whose connection resolves the host itself and refuses any address the policy
+ * refuses, so the address checked is the address connected to. The whole body is read within the signal.
+ */
+export function pinnedFetch(policy: EndpointPolicy, resolve: Resolve = systemResolve): typeof fetch {
+  const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        for (const a of addresses) {
+          const why = addressRefusal(a, policy);
+          if (why) return callback(new Error(`the endpoint ${why}`));
+        }
+        if (addresses.length === 0) return callback(new Error(`${hostname} does not resolve`));
+        if (options.all)
+          callback(
+            null,
+            addresses.map((address) => ({ address, family: isIP(address) })),
+          );
+        else callback(null, addresses[0], isIP(addresses[0]));
+      },
+      (e: Error) => callback(e),
+    );
+  };
+  return (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise<Response>((done, fail) => {
+      const req = client.request(
+        url,
+        {
+          method: init.method ?? 'GET',
+          headers: init.headers as Record<string, string> | undefined,
+          lookup: lookup as never,
+          signal: init.signal ?? undefined,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', fail);
+          res.on('end', () => {
+            const headers = new Headers();
+            for (const [k, v] of Object.entries(res.headers))
+              if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+            const status = res.statusCode ?? 502;
+            const empty = [204, 205, 304].includes(status);
+            done(new Response(empty ? null : Buffer.concat(chunks), { status, headers }));
+          });
+        },
+      );
+      req.on('error', fail);
+      if (typeof init.body === 'string') req.write(init.body);
+      req.end();
+    });
+  }) as typeof fetch;
 }

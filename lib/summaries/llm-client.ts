@@ -1,6 +1,6 @@
 /** Calls the configured chat-style HTTP endpoint: renders the body template, posts it, reads the answer at the response path. */
 import { UpstreamError, ValidationError } from '../shared/errors';
-import { endpointRefusal, type Resolve } from './endpoint-guard';
+import { endpointRefusal, pinnedFetch, type Resolve } from './endpoint-guard';
 import { readPath } from './response-path';
 
 export interface LlmEndpoint {
@@ -62,7 +62,7 @@ function excerpt(text: string): string {
 export async function callModel(
   endpoint: LlmEndpoint,
   values: { instructions: string; prompt: string },
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl?: typeof fetch,
   resolve?: Resolve,
 ): Promise<LlmAnswer> {
   const body = renderBody(endpoint.bodyTemplate, values);
@@ -79,7 +79,8 @@ export async function callModel(
   })();
   let res: Response;
   try {
-    res = await fetchImpl(endpoint.url, {
+    // By default the connection itself refuses what the check refuses (no rebinding in between).
+    res = await (fetchImpl ?? pinnedFetch(endpoint, resolve))(endpoint.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...endpoint.headers },
       body,

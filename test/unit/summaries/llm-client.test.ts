@@ -83,6 +83,33 @@ describe('the language-model client', () => {
     );
   });
 
+  it('connects only to an address checked while connecting: a name that rebinds after the check is refused', async () => {
+    fake.mode = 'ok';
+    const port = new URL(fake.url).port;
+    const before = fake.requests.length;
+    // Resolves to loopback for the check, then to the metadata address for the connection.
+    const answers = [['127.0.0.1'], ['169.254.169.254']];
+    const rebinding = async () => answers.shift() ?? ['169.254.169.254'];
+    const e = (await callModel(
+      { ...endpoint(), url: `http://rebind.test:${port}/v1/chat/completions` },
+      { instructions: 'i', prompt: 'p' },
+      undefined,
+      rebinding,
+    ).catch((x) => x)) as LlmCallError;
+    expect(e).toBeInstanceOf(LlmCallError);
+    expect(e.message).toMatch(/could not be reached/);
+    expect(e.answerExcerpt).toMatch(/cloud metadata address \(169\.254\.169\.254\)/);
+    expect(fake.requests.length).toBe(before);
+    // A name that keeps resolving to loopback is called.
+    const ok = await callModel(
+      { ...endpoint(), url: `http://llm.test:${port}/v1/chat/completions` },
+      { instructions: 'i', prompt: 'p' },
+      undefined,
+      async () => ['127.0.0.1'],
+    );
+    expect(ok.text).toBe('Revenue in CZ dropped.');
+  });
+
   it('classifies addresses', async () => {
     expect(classifyAddress('127.0.0.1')).toBe('loopback');
     expect(classifyAddress('::1')).toBe('loopback');
