@@ -57,16 +57,17 @@ async function signIn(url: string, who: { email: string; password: string }): Pr
 
 const VIEW_LABEL = `${DEMO_VIEW.domain} / ${DEMO_VIEW.name}`;
 
-/** Filter fields that exist only in newer schemas (event merging): sent when the schema knows them. */
+/** Filter fields that exist only in newer schemas (event merging, measures): sent when the schema knows them. */
 function optionalFilterFields(): Record<string, unknown> {
   try {
     const schema = JSON.parse(
       readFileSync(path.resolve(import.meta.dirname, '../../schemas/filter.schema.json'), 'utf8'),
     ) as { properties?: Record<string, { type?: string }> };
     const out: Record<string, unknown> = {};
-    for (const name of ['mergeEvents', 'mergeDetectors']) {
-      if (schema.properties?.[name]?.type === 'boolean') out[name] = true;
-    }
+    // One row per event, whatever the number of detectors that flagged it.
+    if (schema.properties?.mergeEvents?.type === 'boolean') out.mergeEvents = true;
+    // Revenue only: the orders of the same stores move with it and would repeat every row.
+    if (schema.properties?.measures?.type === 'string') out.measures = 'value';
     return out;
   } catch {
     return {};
@@ -157,13 +158,15 @@ export function demoComments(anchor: string, email: string, dataViewId: number) 
   ];
 }
 
+/** Polls a job until it ends or `until`; a slow or failed poll (a busy machine) is simply tried again. */
 async function waitJob(call: Call, id: number, until: number): Promise<any> {
-  let job = must(await call('GET', `/api/v1/jobs/${id}`), 'reading a demo job');
-  while (Date.now() < until && (job.status === 'pending' || job.status === 'running')) {
-    await new Promise((r) => setTimeout(r, 400));
-    job = must(await call('GET', `/api/v1/jobs/${id}`), 'reading a demo job');
+  let job: any = { id, status: 'pending' };
+  for (;;) {
+    const r = await call('GET', `/api/v1/jobs/${id}`).catch(() => undefined);
+    if (r?.status === 200 && typeof r.body?.status === 'string') job = r.body;
+    if ((job.status !== 'pending' && job.status !== 'running') || Date.now() >= until) return job;
+    await new Promise((res) => setTimeout(res, 500));
   }
-  return job;
 }
 
 /** Creates or updates the demo, loads and analyses it, and seeds Home; returns the lines to print. */
@@ -239,7 +242,7 @@ export async function seedDemo(o: DemoSeedOptions): Promise<string[]> {
         ? `, ${processed.detail?.anomalies ?? 0} anomalies`
         : processed.status === 'failed'
           ? `, detection failed: ${processed.error}`
-          : `, detecting (job ${processed.id})`;
+          : `, detection still ${processed.status} (job ${processed.id}; Home fills in when it ends)`;
   }
 
   const filters = demoFilters();

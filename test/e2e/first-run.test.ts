@@ -151,7 +151,7 @@ describe(`first run: npm start with the demo on ${backendName}`, () => {
       await main.getByRole('heading', { name: /Biggest drops/ }).waitFor();
       await expect(main.getByText(`shared by ${ADMIN.email}`).count()).resolves.toBeGreaterThan(0);
       // Ranked anomaly rows: each row's first cell opens its chart.
-      const rows = main.getByRole('button', { name: /Show chart of the .* anomaly starting/ });
+      const rows = main.getByRole('button', { name: /Show chart of the .* anomaly .*starting \d{4}-/ });
       await rows.first().waitFor();
       expect(await rows.count()).toBeGreaterThan(3);
       // Charts of the top series, drawn without a click.
