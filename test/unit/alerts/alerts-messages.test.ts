@@ -1,0 +1,127 @@
+/** Alert messages (webhook, Slack, e-mail), the digest schedule and the backoff, without I/O. */
+import { describe, expect, it } from 'vitest';
+import { backoffSeconds, digestDue, localHour, signature } from '../../../lib/alerts/deliver';
+import { type AlertPayload, emailMessage, slackBody, webhookBody } from '../../../lib/alerts/messages';
+import { renderMessage } from '../../../lib/alerts/smtp';
+import type { AnomalyRecord } from '../../../lib/filters/types';
+
+const record = (i: number, extra: Partial<AnomalyRecord> = {}): AnomalyRecord => ({
+  id: i,
+  dataViewId: 1,
+  dataView: 'retail / sales',
+  seriesId: i,
+  measure: 'value',
+  type: 'DOD',
+  startDate: '2024-01-20',
+  endDate: '2024-01-20',
+  duration: 1,
+  actualValue: 300,
+  predictedValue: 100,
+  change: 200,
+  changePct: 200,
+  changeCum: 200,
+  sharePct: 10,
+  recurrence: 0,
+  result: 'Positive',
+  categories: { country: `C${i}` },
+  sin: 3,
+  sim: 0.1,
+  comments: [],
+  ...extra,
+});
+
+const payload = (n: number, kind: AlertPayload['kind'] = 'immediate'): AlertPayload => ({
+  kind,
+  subscriptionId: 5,
+  filter: { id: 3, name: 'Sales <drops>' },
+  records: Array.from({ length: n }, (_, i) => record(i + 1)),
+  links: {
+    filter: 'https://m.example.com/filters/3',
+    api: 'https://m.example.com/api/v1/anomalies/by-filter/3',
+  },
+  generatedAt: '2024-02-01T08:30:00.000Z',
+});
+
+describe('alert messages', () => {
+  it('webhook: the whole records and links, signed over the exact body', () => {
+    const body = webhookBody(payload(2));
+    const parsed = JSON.parse(body);
+    expect(parsed).toMatchObject({ event: 'anomalies.new', subscriptionId: 5, count: 2, filter: { id: 3 } });
+    expect(parsed.records[0].categories).toEqual({ country: 'C1' });
+    expect(signature('s3cret', body)).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(signature('s3cret', body)).not.toBe(signature('s3cret', `${body} `));
+    expect(JSON.parse(webhookBody(payload(1, 'digest'))).event).toBe('anomalies.digest');
+  });
+
+  it('Slack: readable lines of the top 10 records and a count of the rest', () => {
+    const msg = JSON.parse(slackBody(payload(12)));
+    expect(msg.text).toContain('*12 new anomalies in "Sales <drops>"*');
+    expect(msg.text).toContain(
+      '• DOD ▲ retail / sales | country=C1 | 2024-01-20 | actual 300 vs expected 100 (+200 %) | SIN 3',
+    );
+    expect(msg.text).toContain('… and 2 more');
+    expect(msg.text.match(/^• /gm)).toHaveLength(10);
+    expect(msg.blocks[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: '12 new anomalies in "Sales <drops>"' },
+    });
+  });
+
+  it('e-mail: text and escaped HTML', () => {
+    const m = emailMessage(payload(1, 'digest'));
+    expect(m.subject).toBe('Digest: 1 new anomaly in "Sales <drops>"');
+    expect(m.text).toContain('- DOD ▲ retail / sales | country=C1');
+    expect(m.text).toContain('Open the filter: https://m.example.com/filters/3');
+    expect(m.html).toContain('Sales &lt;drops&gt;');
+    expect(m.html).not.toContain('<drops>');
+    const raw = renderMessage(
+      'alerts@example.com',
+      { to: ['a@example.com'], ...m },
+      new Date('2024-02-01T09:00:00Z'),
+    );
+    expect(raw).toContain('Subject: Digest: 1 new anomaly in "Sales <drops>"');
+    const czech = renderMessage('alerts@example.com', { to: ['a@example.com'], ...m, subject: 'Tržby' });
+    expect(czech).toContain(`Subject: =?UTF-8?B?${Buffer.from('Tržby').toString('base64')}?=`);
+    expect(raw).toContain('Content-Type: multipart/alternative');
+    expect(raw.split('\r\n').every((l) => l.length <= 998)).toBe(true);
+  });
+});
+
+describe('digest schedule and backoff', () => {
+  const sub = {
+    mode: 'daily' as const,
+    digestHour: 9,
+    digestWeekday: 1,
+    lastDigestAt: null as string | null,
+  };
+  it('is due in its hour of the service time zone, once', () => {
+    expect(digestDue(sub, new Date('2024-02-01T09:05:00Z'), 'UTC')).toBe(true);
+    expect(digestDue(sub, new Date('2024-02-01T08:59:00Z'), 'UTC')).toBe(false);
+    expect(
+      digestDue(
+        { ...sub, lastDigestAt: '2024-02-01T09:00:00.000Z' },
+        new Date('2024-02-01T09:30:00Z'),
+        'UTC',
+      ),
+    ).toBe(false);
+    expect(
+      digestDue(
+        { ...sub, lastDigestAt: '2024-01-31T09:00:00.000Z' },
+        new Date('2024-02-01T09:30:00Z'),
+        'UTC',
+      ),
+    ).toBe(true);
+    // 09:05 in Prague is 08:05 UTC in winter.
+    expect(digestDue(sub, new Date('2024-02-01T08:05:00Z'), 'Europe/Prague')).toBe(true);
+    expect(localHour(new Date('2024-02-05T10:00:00Z'), 'UTC')).toEqual({ hour: 10, weekday: 1 });
+  });
+  it('weekly digests wait for their weekday; immediate subscriptions have none', () => {
+    const weekly = { ...sub, mode: 'weekly' as const, digestWeekday: 1 };
+    expect(digestDue(weekly, new Date('2024-02-05T09:10:00Z'), 'UTC')).toBe(true); // a Monday
+    expect(digestDue(weekly, new Date('2024-02-06T09:10:00Z'), 'UTC')).toBe(false);
+    expect(digestDue({ ...sub, mode: 'immediate' }, new Date('2024-02-01T09:05:00Z'), 'UTC')).toBe(false);
+  });
+  it('backs off 30 s, 2 min, 8 min, 32 min', () => {
+    expect([1, 2, 3, 4].map(backoffSeconds)).toEqual([30, 120, 480, 1920]);
+  });
+});
