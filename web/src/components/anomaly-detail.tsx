@@ -63,7 +63,7 @@ export function AnomalyDetail({
   const [adding, setAdding] = useState(false);
   const types = anomaly.types?.length ? anomaly.types.join(' + ') : anomaly.type;
   const measure = anomaly.measure === 'count' ? 'count' : 'value';
-  const label = `${types} anomaly (${measure}) of ${anomaly.dataView}, ${categoriesText(anomaly.categories)}, ${anomaly.startDate} to ${anomaly.endDate}: actual ${fmt(anomaly.actualValue)}, expected ${fmt(anomaly.predictedValue)}`;
+  const label = `${types} anomaly of ${anomaly.dataView} (${measure}), ${categoriesText(anomaly.categories)}, ${anomaly.startDate} to ${anomaly.endDate}: actual ${fmt(anomaly.actualValue)}, expected ${fmt(anomaly.predictedValue)}`;
   return (
     <div className="anomaly-detail">
       {series.loading && !series.data && <Loading what="Loading the series" />}
