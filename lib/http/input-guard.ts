@@ -44,7 +44,11 @@ function describe(path: string) {
   return path || 'body';
 }
 
-/** Walks a parsed JSON body; throws a ValidationError listing every value PostgreSQL or JavaScript cannot take safely. */
+/**
+ * Walks a parsed JSON body; throws a ValidationError listing every value PostgreSQL or JavaScript cannot take
+ * safely: text with NUL or unpaired surrogates, numbers beyond double range, and ids (`id`, `…Id`, `…Ids`)
+ * beyond the safe integers or the `serial` range. Other integer fields are bounded by their schemas.
+ */
 export function checkJsonBody(body: unknown): void {
   const errors: Array<{ path: string; message: string }> = [];
   const walk = (v: unknown, path: string, idLike: boolean, depth: number) => {
@@ -57,9 +61,13 @@ export function checkJsonBody(body: unknown): void {
       const why = refusedText(v);
       if (why) errors.push({ path, message: why });
     } else if (typeof v === 'number') {
+      // Integer fields elsewhere have schema bounds; a large measure threshold (1e20) stays a valid number.
       if (!Number.isFinite(v)) errors.push({ path, message: 'is a number too large to represent' });
-      else if (Number.isInteger(v) && !Number.isSafeInteger(v))
-        errors.push({ path, message: `is beyond the safe integer range (±${Number.MAX_SAFE_INTEGER})` });
+      else if (idLike && !Number.isSafeInteger(v) && Number.isInteger(v))
+        errors.push({
+          path,
+          message: `is beyond the safe integer range (±${Number.MAX_SAFE_INTEGER}); ids are at most ${MAX_ID}`,
+        });
       else if (idLike && Number.isInteger(v) && (v > MAX_ID || v < -MAX_ID - 1))
         errors.push({ path, message: `is not an existing id (ids are at most ${MAX_ID})` });
     } else if (Array.isArray(v)) {

@@ -158,7 +158,10 @@ describe('odd input on every route: 4xx, never 5xx', () => {
         const p = r.path.replace(/\{\w+\}/g, '1');
         for (const b of BAD_BODIES) {
           const res = await invoke(f.handler, r.method, p, { body: JSON.stringify(b) });
-          if (r.body) expect(res.statusCode, `${r.method} ${r.path} ${JSON.stringify(b)}`).toBe(400);
+          if (r.body) {
+            expect(res.statusCode, `${r.method} ${r.path} ${JSON.stringify(b)}`).toBeGreaterThanOrEqual(400);
+            expect(res.statusCode, `${r.method} ${r.path} ${JSON.stringify(b)}`).toBeLessThan(500);
+          }
         }
         for (const raw of RAW_BODIES) await invoke(f.handler, r.method, p, { body: raw });
         if (r.yaml)
