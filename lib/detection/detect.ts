@@ -138,15 +138,21 @@ export function skipReason(input: SeriesInput, d: ResolvedDetector, w: SeriesWin
  * those days marked (in ws.mask), or the calendar flags as they are when every day has data.
  */
 function maskNoData(
-  present: Uint8Array,
+  input: SeriesInput,
   w: SeriesWindow,
   calendar: Uint8Array | null,
   ws: Workspace,
 ): Uint8Array {
+  // The same series and calendar as the detector before (detectors run one series at a time).
+  if (ws.maskFor === input.values && ws.maskCalendar === calendar && ws.maskEnd === w.end) return ws.mask;
+  const present = input.present as Uint8Array;
   const m = ws.mask;
   if (calendar !== null) m.set(calendar.subarray(0, w.end));
   else m.fill(0, 0, w.end);
   for (let t = w.firstMissing; t < w.end; t++) if (present[t] === 0) m[t] |= NO_DATA;
+  ws.maskFor = input.values;
+  ws.maskCalendar = calendar;
+  ws.maskEnd = w.end;
   return m;
 }
 
@@ -241,7 +247,7 @@ export function runDetector(
   // Window detectors read days without data as the same weekday's nearest known value (they stay
   // on their fast paths and a missing day moves no total); day detectors see them as NO_DATA.
   const windowed = missing && d.impl.aggregate;
-  const special = missing && !windowed ? maskNoData(input.present as Uint8Array, w, calendar, ws) : calendar;
+  const special = missing && !windowed ? maskNoData(input, w, calendar, ws) : calendar;
   const runInput: RunInput = {
     x: windowed ? imputeNoData(input, w, ws) : input.values,
     present: input.present,
@@ -304,6 +310,7 @@ export function detectSeries(
       : null;
   ws.imputedFor = null;
   ws.sigmaFor = null;
+  ws.maskFor = null;
   for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   return out;
 }
@@ -357,6 +364,7 @@ export function detectShard(
     const w = seriesWindow(input, ctx);
     ws.imputedFor = null;
     ws.sigmaFor = null;
+    ws.maskFor = null;
     for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   }
   return out;

@@ -74,15 +74,16 @@ export class RunTracker {
 
 /**
  * The noise model of the day detectors: how unusual a day's residual log(actual / expected),
- * against the detector's own expectation, is for this series. The scale is an exponentially
- * weighted mean of the absolute log residuals of earlier judged days that were not flagged
- * (the running mean over the first 28, then a 28-day memory), each clipped at 4 scales so that an
- * odd day cannot inflate it, × 1.2533 (a standard deviation for normal noise). It is at least 1 %
- * and, for counts, 1 / sqrt(expected) (Poisson noise). Nothing is flagged before 7 residuals.
+ * against the detector's own expectation, is for this series (a halving as large as a doubling).
+ * Each judged day that was not flagged records its absolute log residual and its value (others
+ * record nothing); the scale is worked out only for a day that passes the business threshold, from
+ * the records before it: the larger of the mean absolute residual of the last 28 days (each clipped
+ * at 4× their mean) × 1.2533 and the tail, the third-largest of the last 112 days (about their 98th
+ * percentile) ÷ 2.326: both a standard deviation for normal noise, the tail larger for a series with
+ * frequent bursts. At least 1 % and, for counts, 1 / sqrt(expected) (Poisson noise); nothing is
+ * flagged before 7 records.
  */
 export class DayNoise {
-  private mean = 0;
-  count = 0;
   /** Apply the Poisson floor (off for cardinality: a count of children is not a count of events). */
   poisson = true;
   /** Least offset of logRatio (cardinality: half a child, so that 2 → 0 children is not -4.6). */
@@ -92,91 +93,91 @@ export class DayNoise {
    * RunInput.daySigma); at another level it scales with sqrt(level / mean), as count noise does.
    */
   absFloor = 0;
-  /** The series' mean (RunInput.dayMean) and its recent level (28-day weighted mean of judged days). */
+  /** The series' mean (RunInput.dayMean). */
   meanLevel = 0;
-  private level = 0;
-  /** The last TAIL_DAYS absolute relative residuals (unclipped), for the tail scale. */
-  private readonly tail = new Float64Array(TAIL_DAYS);
-  private tailHead = 0;
-  private tailSize = 0;
+  /** Per day: the absolute log residual of an unflagged judged day, NaN otherwise; and its value. */
+  private res = new Float64Array(0);
+  private val = new Float64Array(0);
+  private from = 0;
 
-  reset(): void {
-    this.mean = 0;
-    this.count = 0;
-    this.level = 0;
-    this.tailHead = 0;
-    this.tailSize = 0;
+  /** Starts a series of n days whose judged days begin at `from`. */
+  reset(n = 0, from = 0): void {
+    if (this.res.length < n) {
+      this.res = new Float64Array(Math.max(n, Math.ceil(this.res.length * 1.5)));
+      this.val = new Float64Array(this.res.length);
+    }
+    this.res.fill(Number.NaN, 0, n);
+    this.from = from;
+  }
+
+  /** Records day t: an unflagged judged day with its |log residual| and value. */
+  record(t: number, absLog: number, value: number): void {
+    this.res[t] = absLog;
+    this.val[t] = value;
   }
 
   /**
-   * The tail scale: about the 98th percentile of the recent absolute residuals (the third largest
-   * of the ring; fewer ranks while it fills) ÷ 2.326, a standard deviation for normal noise and more for a series
-   * with frequent bursts, so that its usual bursts are not news.
+   * Whether a change of diff against exp on day t exceeds k scales: on the log scale (a ratio's
+   * upper tail would otherwise hide every drop), and in the series' units against the floor.
    */
-  private tailSigma(): number {
-    const n = this.tailSize;
-    // The rank from the top: 1 below 20 residuals, 2 below 56, 3 from 56 (about the 98th
-    // percentile of 112; an isolated holiday or two do not set it).
-    const rank = n < 20 ? 1 : n < 56 ? 2 : 3;
+  unusual(diff: number, exp: number, k: number, t: number): boolean {
+    const d = Math.abs(logRatio(exp + diff, exp, this.logOffset));
+    // The floors first: most changes that fail them need no look at the records.
+    let least = NOISE_MIN_RELATIVE;
+    if (this.poisson) {
+      const poisson = 1 / Math.sqrt(Math.abs(exp));
+      if (least < poisson) least = poisson;
+    }
+    if (!(d >= k * least)) return false;
+    const res = this.res;
+    const lo = Math.max(this.from, t - TAIL_DAYS);
+    const near = t - NOISE_MEMORY;
+    let n = 0;
+    let nearN = 0;
+    let nearSum = 0;
+    let levelSum = 0;
     let a = 0;
     let b = 0;
     let c = 0;
-    for (let i = 0; i < n; i++) {
-      const v = this.tail[i];
-      if (v > a) {
-        c = b;
-        b = a;
-        a = v;
-      } else if (v > b) {
-        c = b;
-        b = v;
-      } else if (v > c) c = v;
+    for (let u = t - 1; u >= lo; u--) {
+      const v = res[u];
+      if (v !== v) continue;
+      n++;
+      if (u >= near) {
+        nearN++;
+        nearSum += v;
+        levelSum += this.val[u];
+      }
+      if (v > c) {
+        if (v > a) {
+          c = b;
+          b = a;
+          a = v;
+        } else if (v > b) {
+          c = b;
+          b = v;
+        } else c = v;
+      }
     }
-    return (rank === 1 ? a : rank === 2 ? b : c) / TAIL_Q98_TO_SIGMA;
-  }
-
-  /** Relative scale (a standard deviation) at expected value exp. */
-  scale(exp: number): number {
-    let s = NOISE_MEAN_ABS_TO_SIGMA * this.mean;
-    const t = this.tailSigma();
-    if (s < t) s = t;
-    if (this.poisson) {
-      const poisson = 1 / Math.sqrt(Math.abs(exp));
-      if (s < poisson) s = poisson;
+    if (n < NOISE_MIN_DAYS) return false;
+    let s = 0;
+    if (nearN > 0) {
+      // The mean again with each residual clipped at 4× the plain mean.
+      const cap = (4 * nearSum) / nearN;
+      let clipped = 0;
+      for (let u = t - 1; u >= near && u >= lo; u--) {
+        const v = res[u];
+        if (v === v) clipped += v < cap ? v : cap;
+      }
+      s = (NOISE_MEAN_ABS_TO_SIGMA * clipped) / nearN;
     }
-    return s < NOISE_MIN_RELATIVE ? NOISE_MIN_RELATIVE : s;
-  }
-
-  /**
-   * Whether a change of diff against exp exceeds k scales (false during the first 7 residuals): on
-   * the log scale, |log(actual / expected)| against the scale, so that a halving and a doubling are
-   * equally unusual (a ratio's upper tail would otherwise hide every drop); and in the series' units
-   * against the floor.
-   */
-  unusual(diff: number, exp: number, k: number): boolean {
-    if (this.count < NOISE_MIN_DAYS) return false;
-    const d = Math.abs(logRatio(exp + diff, exp, this.logOffset));
-    if (!(d >= k * this.scale(exp))) return false;
+    const tail = (n < 20 ? a : n < 56 ? b : c) / TAIL_Q98_TO_SIGMA;
+    if (s < tail) s = tail;
+    if (!(d >= k * s)) return false;
     let floor = this.absFloor;
-    if (floor > 0 && this.meanLevel > 0) floor *= Math.sqrt(Math.max(0, this.level) / this.meanLevel);
+    if (floor > 0 && this.meanLevel > 0 && nearN > 0)
+      floor *= Math.sqrt(Math.max(0, levelSum / nearN) / this.meanLevel);
     return Math.abs(diff) >= k * floor;
-  }
-
-  /** Adds |logRatio| of a judged, unflagged day and its value (for the level). */
-  push(absRel: number, value: number): void {
-    if (!(absRel >= 0) || absRel === Number.POSITIVE_INFINITY) return;
-    if (!Number.isNaN(value))
-      this.level += (value - this.level) / (this.count < NOISE_MEMORY ? this.count + 1 : NOISE_MEMORY);
-    this.tail[this.tailHead] = absRel;
-    this.tailHead = this.tailHead + 1 === TAIL_DAYS ? 0 : this.tailHead + 1;
-    if (this.tailSize < TAIL_DAYS) this.tailSize++;
-    const n = this.count + 1;
-    if (n > NOISE_MIN_DAYS) {
-      const cap = 4 * this.mean;
-      if (absRel > cap) absRel = cap;
-    }
-    this.count = n;
-    this.mean += (absRel - this.mean) / (n < NOISE_MEMORY ? n : NOISE_MEMORY);
   }
 }
 
@@ -189,12 +190,17 @@ const NOISE_MIN_DAYS = 7;
 const NOISE_MEMORY = 28;
 
 /**
- * log(actual / expected) with 1 % of the expected value added to both, so that a day at 0 is a
- * large but finite move (about -4.6).
+ * log(actual / expected) with 1 % of the expected value (at least minOffset) added to both, so that
+ * a day at 0 is a large but finite move (about -4.6). Small moves (most days) take a cubic series
+ * instead of a logarithm (error below 3e-5).
  */
 export function logRatio(actual: number, expected: number, minOffset = 0): number {
-  const c = Math.max(0.01 * Math.abs(expected), minOffset) + 1e-9;
-  return Math.log((Math.max(0, actual) + c) / (Math.abs(expected) + c));
+  const e = expected < 0 ? -expected : expected;
+  const c = (0.01 * e > minOffset ? 0.01 * e : minOffset) + 1e-9;
+  const b = e + c;
+  const r = ((actual > 0 ? actual : 0) + c - b) / b;
+  if (r < 0.1 && r > -0.1) return r - (r * r) / 2 + (r * r * r) / 3;
+  return Math.log(1 + r);
 }
 
 /**

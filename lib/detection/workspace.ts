@@ -16,6 +16,9 @@ export class Workspace {
   clean = new Float64Array(0);
   /** A detector's calendar flags with NO_DATA on the series' days without source data. */
   mask = new Uint8Array(0);
+  maskFor: Float64Array | null = null;
+  maskCalendar: Uint8Array | null = null;
+  maskEnd = -1;
   /** The series with days without data imputed, for the window detectors (see detect.ts). */
   imputed = new Float64Array(0);
   imputedFor: Float64Array | null = null;

@@ -57,7 +57,7 @@ function runCross(
   // Cardinality counts children: materiality is the count itself (minChange), not the volume.
   const minVolume = kind === KIND_CARDINALITY ? 0 : p.minVolume;
   tracker.reset();
-  noise.reset();
+  noise.reset(end, start);
   noise.poisson = kind !== KIND_CARDINALITY;
   const offset = kind === KIND_CARDINALITY ? 0.5 : 0;
   noise.logOffset = offset;
@@ -122,8 +122,8 @@ function runCross(
         flag = classifyPct(at, exp, frac);
       }
       // Flagged only when unusual for this series too.
-      if (flag !== 0 && !noise.unusual(at - exp, exp, k)) flag = 0;
-      if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(logRatio(at, exp, offset)), at);
+      if (flag !== 0 && !noise.unusual(at - exp, exp, k, t)) flag = 0;
+      if (flag === 0 && !isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(at, exp, offset)), at);
     }
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.

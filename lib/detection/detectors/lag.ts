@@ -59,7 +59,7 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const adapt = p.adaptAfterDays;
   const k = p.threshold;
   const minVolume = p.minVolume;
-  noise.reset();
+  noise.reset(end, start);
   // The expectation is one other day: the difference of two days' noise.
   noise.absFloor = Math.SQRT2 * input.daySigma;
   noise.meanLevel = input.dayMean;
@@ -80,13 +80,13 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       exp = sumPrev > 0 ? (c[t - 1] * sum[wd] * cnt[prevWd]) / (cnt[wd] * sumPrev) : sum[wd] / cnt[wd];
       flag = classifyPct(xt, exp, frac);
       // Flagged only when unusual for this series too.
-      if (flag !== 0 && !noise.unusual(xt - exp, exp, k)) flag = 0;
+      if (flag !== 0 && !noise.unusual(xt - exp, exp, k, t)) flag = 0;
     }
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? flag : 0;
     const isSpecial = special !== null && special[t] !== 0;
-    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(logRatio(xt, exp)), xt);
+    if (flag === 0 && !isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(xt, exp)), xt);
     let rebuilt = false;
     // The cleaned value of day t (what later profiles see).
     let ct = exp;
@@ -158,7 +158,7 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const adapt = p.adaptAfterDays;
   const k = p.threshold;
   const minVolume = p.minVolume;
-  noise.reset();
+  noise.reset(end, start);
   // The expectation is one other day: the difference of two days' noise.
   noise.absFloor = Math.SQRT2 * input.daySigma;
   noise.meanLevel = input.dayMean;
@@ -180,12 +180,12 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     for (let u = t - 14, k = 1; k < 4 && u >= start && Number.isNaN(exp); u -= 7, k++) exp = c[u];
     let flag = classifyPct(xt, exp, frac);
     // Flagged only when unusual for this series too.
-    if (flag !== 0 && !noise.unusual(xt - exp, exp, k)) flag = 0;
+    if (flag !== 0 && !noise.unusual(xt - exp, exp, k, t)) flag = 0;
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? flag : 0;
     const isSpecial = special !== null && special[t] !== 0;
-    if (flag === 0 && !isSpecial && exp > 0) noise.push(Math.abs(logRatio(xt, exp)), xt);
+    if (flag === 0 && !isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(xt, exp)), xt);
     if (isSpecial) {
       // Explained days neither extend nor break a run and stay out of the baseline.
       c[t] = exp;

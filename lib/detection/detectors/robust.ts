@@ -156,7 +156,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   const minVolume = p.minVolume;
   tracker.reset();
   shifts.reset();
-  tailNoise.reset();
+  tailNoise.reset(end, start);
   // The day's own noise and that of a mean of a few weeks.
   tailNoise.absFloor = 1.1 * input.daySigma;
   tailNoise.meanLevel = input.dayMean;
@@ -171,9 +171,9 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     // The noise scale is needed only for a change big enough to count (most days are not).
     if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
       flag = spikeFlag(r, exp, win, threshold);
-      if (flag !== 0 && !tailNoise.unusual(r, exp, threshold)) flag = 0;
+      if (flag !== 0 && !tailNoise.unusual(r, exp, threshold, t)) flag = 0;
     }
-    if (flag === 0 && !isSpecial && exp > 0) tailNoise.push(Math.abs(logRatio(xt, exp)), xt);
+    if (flag === 0 && !isSpecial && exp > 0) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt);
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? flag : 0;
@@ -208,7 +208,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   const minVolume = p.minVolume;
   tracker.reset();
   shifts.reset();
-  tailNoise.reset();
+  tailNoise.reset(end, start);
   // The day's own noise and that of a mean of a few weeks.
   tailNoise.absFloor = 1.1 * input.daySigma;
   tailNoise.meanLevel = input.dayMean;
@@ -225,9 +225,9 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
       // Judged when material; a count must also move beyond its Poisson noise (3 sqrt(expected)).
       if (win.size >= minScores && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp)) {
         flag = win.flag(rel);
-        if (flag !== 0 && !tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity)) flag = 0;
+        if (flag !== 0 && !tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity, t)) flag = 0;
       }
-      if (flag === 0 && !isSpecial) tailNoise.push(Math.abs(logRatio(xt, exp)), xt);
+      if (flag === 0 && !isSpecial) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt);
     }
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
