@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('feedback and alerts in the browser', () => {
     await page.goto(`${w.url}/filters/${filterId}`);
     await page.getByRole('button', { name: /Show chart of the DOD anomaly .*city=Brno/ }).click();
     await page.getByRole('button', { name: 'Give feedback' }).click();
-    await page.getByLabel('Expected').check();
+    await page.getByRole('radio', { name: 'Expected' }).check();
     await page.getByLabel('Note (optional)').fill('Spring promotion');
     await page.getByRole('button', { name: 'Save feedback' }).click();
     const current = page.getByTestId('feedback-current');
@@ -75,6 +75,14 @@ describe.skipIf(!hasChromium)('feedback and alerts in the browser', () => {
     // Reloaded, the table marks the record.
     await page.reload();
     await expect.poll(() => page.locator('.badge', { hasText: 'Expected' }).count()).toBe(1);
+    // The filter setting hides it from the preview.
+    await page.getByLabel('Hide anomalies marked expected or not an anomaly').check();
+    await expect
+      .poll(() => page.getByRole('button', { name: /Show chart of the DOD anomaly .*city=Brno/ }).count())
+      .toBe(0);
+    expect(
+      await page.getByRole('button', { name: /Show chart of the DOD anomaly .*city=Praha/ }).count(),
+    ).toBe(1);
   });
 
   it('subscribes the filter to a webhook (secret shown once) and lists it on My alerts', async () => {

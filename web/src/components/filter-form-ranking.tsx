@@ -52,6 +52,14 @@ export function RankingFields({ v, set, num, err }: Props) {
             />{' '}
             One row per event (types of one series and measure on overlapping days together)
           </label>
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={v.hideDismissed ?? false}
+              onChange={(e) => set('hideDismissed', e.target.checked)}
+            />{' '}
+            Hide anomalies marked expected or not an anomaly
+          </label>
         </div>
       </fieldset>
 

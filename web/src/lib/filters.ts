@@ -70,6 +70,7 @@ export const NEW_FILTER: FilterSettings = {
   measures: 'value;count',
   // Filters created here show each event once; the API's default (absent) is off.
   mergeEvents: true,
+  hideDismissed: false,
 };
 
 /** The writable settings of a stored filter (read-only fields dropped, missing ones defaulted). */

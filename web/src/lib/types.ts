@@ -181,6 +181,8 @@ export interface FilterSettings {
   measures: string;
   /** One record per event (same series, measure and result, overlapping dates) with its types. */
   mergeEvents: boolean;
+  /** Leave out records marked expected or not an anomaly (docs/feedback.md). */
+  hideDismissed?: boolean;
 }
 
 export interface Filter extends FilterSettings {
