@@ -95,7 +95,7 @@ export class DayNoise {
   absFloor = 0;
   /** The series' mean (RunInput.dayMean). */
   meanLevel = 0;
-  /** Per day: the absolute log residual of an unflagged judged day, NaN otherwise; and its value. */
+  /** Per day: the absolute log residual of an unflagged judged day, -1 otherwise; and its value. */
   private res = new Float64Array(0);
   private val = new Float64Array(0);
   private from = 0;
@@ -106,12 +106,13 @@ export class DayNoise {
       this.res = new Float64Array(Math.max(n, Math.ceil(this.res.length * 1.5)));
       this.val = new Float64Array(this.res.length);
     }
-    this.res.fill(Number.NaN, 0, n);
+    this.res.fill(-1, 0, n);
     this.from = from;
   }
 
   /** Records day t: an unflagged judged day with its |log residual| and value. */
   record(t: number, absLog: number, value: number): void {
+    if (!(absLog >= 0)) return;
     this.res[t] = absLog;
     this.val[t] = value;
   }
@@ -141,7 +142,7 @@ export class DayNoise {
     let c = 0;
     for (let u = t - 1; u >= lo; u--) {
       const v = res[u];
-      if (v !== v) continue;
+      if (v < 0) continue;
       n++;
       if (u >= near) {
         nearN++;
@@ -167,7 +168,7 @@ export class DayNoise {
       let clipped = 0;
       for (let u = t - 1; u >= near && u >= lo; u--) {
         const v = res[u];
-        if (v === v) clipped += v < cap ? v : cap;
+        if (v >= 0) clipped += v < cap ? v : cap;
       }
       s = (NOISE_MEAN_ABS_TO_SIGMA * clipped) / nearN;
     }
