@@ -246,6 +246,33 @@ describe('alerts on saved filters', () => {
     expect(hook.hits).toHaveLength(2);
   });
 
+  it('posts a readable Slack message with the top records; the Slack URL is never answered back', async () => {
+    const slackUrl = hook.url.replace('/hook', '/services/T000/B000/XXXXsecretXXXX');
+    const r = await s.call('POST', `/api/v1/anomaly-filters/${filterId}/alerts`, {
+      auth: s.userToken,
+      body: { channel: 'slack', url: slackUrl },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.target).toBe(`${new URL(slackUrl).origin}/…`);
+    expect(r.text).not.toContain('XXXXsecretXXXX');
+    const before = hook.hits.length;
+    const test = await s.call('POST', `/api/v1/anomaly-filters/alerts/${r.body.id}/test`, {
+      auth: s.userToken,
+    });
+    expect(test.body).toMatchObject({ status: 'sent' });
+    const slack = JSON.parse(hook.hits[before].body);
+    expect(slack.text).toContain('Test alert for filter "Everything in January"');
+    // The next cycle sends this new subscription what it has not seen: the current records, as readable lines.
+    await cycle([...published]);
+    const lines = JSON.parse(hook.hits.at(-1)!.body).text as string;
+    expect(lines).toMatch(
+      /• DOD ▲ retail \/ shop \| country=DE \| 2024-01-25 \| actual 110 vs expected 100 \(\+10 %\) \| SIN 4/,
+    );
+    const list = await s.call('GET', '/api/v1/anomaly-filters/alerts', { auth: s.userToken });
+    expect(list.text).not.toContain('XXXXsecretXXXX');
+    await s.call('DELETE', `/api/v1/anomaly-filters/alerts/${r.body.id}`, { auth: s.userToken });
+  });
+
   it('retries a failed delivery with backoff and shows the failure on the subscription', async () => {
     const sub = await s.call('GET', `/api/v1/anomaly-filters/alerts/${failingSubId}`, { auth: s.adminToken });
     expect(sub.body.lastError).toContain('HTTP 500');
