@@ -168,15 +168,17 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     const isSpecial = special !== null && special[t] !== 0;
     const r = xt - exp;
     let flag = 0;
+    let report = 0;
     // The noise scale is needed only for a change big enough to count (most days are not).
     if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
       flag = spikeFlag(r, exp, win, threshold);
-      if (flag !== 0 && !tailNoise.unusual(r, exp, threshold, t)) flag = 0;
+      // One of the series' usual bursts is not reported, but stays out of the baseline.
+      if (flag !== 0 && tailNoise.unusual(r, exp, threshold, t)) report = flag;
     }
-    if (flag === 0 && !isSpecial && exp > 0) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt);
+    if (report === 0 && !isSpecial && exp > 0) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt);
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
-    f[t] = exp >= minVolume ? flag : 0;
+    f[t] = exp >= minVolume ? report : 0;
     c[t] = cleanValue(xt, exp, flag, isSpecial);
     if (!isSpecial && !Number.isNaN(r)) win.push(Math.abs(r));
     // A quiet day outside a run leaves the tracker as it is: skip the call.
@@ -219,19 +221,21 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
     const isSpecial = special !== null && special[t] !== 0;
     const exp = recentMean(c, t, span);
     let flag = 0;
+    let report = 0;
     let rel = Number.NaN;
     if (exp > 0) {
       rel = xt / exp - 1;
-      // Judged when material; a count must also move beyond its Poisson noise (3 sqrt(expected)).
+      // A count must also move beyond its Poisson noise (3 sqrt(expected)).
       if (win.size >= minScores && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp)) {
         flag = win.flag(rel);
-        if (flag !== 0 && !tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity, t)) flag = 0;
+        // One of the series' usual bursts is not reported, but stays out of the baseline.
+        if (flag !== 0 && tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity, t)) report = flag;
       }
-      if (flag === 0 && !isSpecial) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt);
+      if (report === 0 && !isSpecial) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt);
     }
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
-    f[t] = exp >= minVolume ? flag : 0;
+    f[t] = exp >= minVolume ? report : 0;
     c[t] = cleanValue(xt, exp, flag, isSpecial);
     let pushed = 0;
     if (!isSpecial && !Number.isNaN(rel)) {
