@@ -1,9 +1,11 @@
 /**
  * Incomplete trailing days. Data is loaded daily and the newest day's rows are often not all in yet:
  * analysed as they are, they read as a drop of up to −100 % on every series. Before detection, a run
- * compares the view total (the root series) on each of its newest days with the median of the same
- * weekday over the previous weeks; a trailing day far below it (less than `ratio` of it) is left out
- * of the analysis, as are the newer days after it. At most `maxDays` days, newest first, and only a
+ * compares each of its newest days with the median of the same weekday over the previous weeks: the
+ * view total (the root series), and the number of series with data that day. A trailing day whose
+ * total is far below its expectation (less than `ratio` of it), or on which clearly fewer series have
+ * data (less than `presentRatio` of the usual number), is left out of the analysis, as are the newer
+ * days after it. At most `maxDays` days, newest first, and only a
  * run of them at the end: the first complete day stops the search. A real collapse on the newest day
  * is therefore reported one load later, once a newer day follows it.
  */
@@ -11,13 +13,15 @@
 export interface IncompleteOptions {
   /** A trailing day whose total is below ratio × expected is incomplete. */
   ratio: number;
+  /** A trailing day with data on fewer than presentRatio × the usual number of series is incomplete. */
+  presentRatio: number;
   /** How many trailing days may be left out at most. */
   maxDays: number;
   /** Same weekdays looked back for the expectation (at least 2 must exist). */
   weeks: number;
 }
 
-export const INCOMPLETE_DEFAULTS: IncompleteOptions = { ratio: 0.5, maxDays: 3, weeks: 4 };
+export const INCOMPLETE_DEFAULTS: IncompleteOptions = { ratio: 0.5, presentRatio: 0.9, maxDays: 3, weeks: 4 };
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -25,29 +29,37 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** The median of xs[t - 7w] for w = 1..weeks (at least 2 of them), or null. */
+function sameWeekday(xs: ArrayLike<number>, t: number, weeks: number): number | null {
+  const refs: number[] = [];
+  for (let w = 1; w <= weeks; w++) {
+    const r = t - 7 * w;
+    if (r < 0) break;
+    if (Number.isFinite(xs[r])) refs.push(xs[r]);
+  }
+  return refs.length < 2 ? null : median(refs);
+}
+
 /**
  * How many of the days before `end` (exclusive; the days after it are already ignored) are
- * incomplete, 0..maxDays. `total` is the view total per day.
+ * incomplete, 0..maxDays. `total` is the view total per day; `present`, when given, the number of
+ * series with data per day (same days).
  */
 export function incompleteTrailingDays(
   total: ArrayLike<number>,
   end: number,
   opts: IncompleteOptions = INCOMPLETE_DEFAULTS,
+  present?: ArrayLike<number>,
 ): number {
   let n = 0;
   for (let k = 0; k < opts.maxDays; k++) {
     const t = end - 1 - k;
     if (t < 0) break;
-    const refs: number[] = [];
-    for (let w = 1; w <= opts.weeks; w++) {
-      const r = t - 7 * w;
-      if (r < 0) break;
-      if (Number.isFinite(total[r])) refs.push(total[r]);
-    }
-    if (refs.length < 2) break;
-    const expected = median(refs);
-    const actual = total[t];
-    if (!(expected > 0) || !(actual < opts.ratio * expected)) break;
+    const expected = sameWeekday(total, t, opts.weeks);
+    const low = expected !== null && expected > 0 && total[t] < opts.ratio * expected;
+    const usual = present === undefined ? null : sameWeekday(present, t, opts.weeks);
+    const few = usual !== null && usual > 0 && (present as ArrayLike<number>)[t] < opts.presentRatio * usual;
+    if (!low && !few) break;
     n = k + 1;
   }
   return n;

@@ -8,7 +8,7 @@
  * commit; a failure or a load that commits meanwhile leaves them untouched.
  */
 import { alignCalendar } from '../calendar/special-calendar';
-import { fromEpochDay } from '../calendar/days';
+import { epochDayToYyyymmdd, fromEpochDay, yyyymmddToEpochDay } from '../calendar/days';
 import { schemaNameFor } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { Workspace } from '../detection/workspace';
@@ -95,6 +95,28 @@ export function measureColumn(m: Measure): 'value' | 'cnt' {
   return m === 'count' ? 'cnt' : 'value';
 }
 
+/** Series with data (not gap-filled) per day of the view, counted from day index `from` on (0 before). */
+async function presentPerDay(
+  db: Database,
+  schema: string,
+  dayIndex0: number,
+  days: number,
+  from: number,
+): Promise<Float64Array> {
+  const out = new Float64Array(days);
+  const first = Math.max(0, from);
+  if (first >= days) return out;
+  const rows = await db.rows<{ day: number; n: number }>(
+    sql.raw(`SELECT day, count(*)::int AS n FROM ${ident(schema)}.data
+      WHERE NOT filled AND day >= ${epochDayToYyyymmdd(dayIndex0 + first)} GROUP BY day`),
+  );
+  for (const r of rows) {
+    const t = yyyymmddToEpochDay(Number(r.day)) - dayIndex0;
+    if (t >= 0 && t < days) out[t] = Number(r.n);
+  }
+  return out;
+}
+
 /**
  * Whether the view's count measure varies over the loaded (not gap-filled) days of the root series
  * (the total), or of every series when the view has none. A count that is the same every day (no
@@ -124,7 +146,8 @@ export async function planRun(db: Database, view: DataViewRow, shardSize: number
   if (active && layout.rootId !== null) {
     const root = await readSeriesBlock(db, schema, [layout.rootId], layout.dayIndex0, layout.days);
     const end = Math.max(0, layout.days - Math.max(0, ctx.ignoreLastNDays ?? 0));
-    incompleteDays = incompleteTrailingDays(rowValues(root, 0), end);
+    const present = await presentPerDay(db, schema, layout.dayIndex0, layout.days, end - 3 - 7 * 4);
+    incompleteDays = incompleteTrailingDays(rowValues(root, 0), end, undefined, present);
     ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
   }
   return {
