@@ -5,7 +5,7 @@ import { loadVisibleFilter } from '../filters/service';
 import { type Caller, isAdmin, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import { endpointRefusal } from '../summaries/endpoint-guard';
-import { type AlertDeps, attemptDelivery, queueDelivery } from './deliver';
+import { type AlertDeps, attemptDelivery, queueDelivery, sendDigest } from './deliver';
 import {
   type Channel,
   type DeliveryRow,
@@ -203,6 +203,10 @@ export async function updateSubscription(
     mode = ${input.mode ?? row.mode}, digest_hour = ${input.digestHour ?? row.digestHour},
     digest_weekday = ${input.digestWeekday ?? row.digestWeekday}, enabled = ${input.enabled ?? row.enabled},
     updated_at = now() WHERE id = ${id}`);
+  const updated = (await findSubscription(deps.db, id)) as SubscriptionRow;
+  // Records waiting for a digest go out now when the subscription becomes immediate.
+  if (updated.mode === 'immediate' && updated.enabled && updated.pendingDigest > 0)
+    await sendDigest(deps, updated, deps.clock.now());
   return toView((await findSubscription(deps.db, id)) as SubscriptionRow);
 }
 

@@ -362,6 +362,19 @@ describe('alerts on saved filters', () => {
     await alertsScheduleTick(s.container);
     expect(mails).toHaveLength(1);
     clock.set('2024-02-01T08:30:00Z');
+    // A new record waits for the next digest; switching to immediate sends what waits at once.
+    await cycle([...published, spike('CZ', '2024-01-28', 1)]);
+    expect(
+      (await s.call('GET', `/api/v1/anomaly-filters/alerts/${mailSubId}`, { auth: s.userToken })).body
+        .pendingDigest,
+    ).toBe(1);
+    const switched = await s.call('PUT', `/api/v1/anomaly-filters/alerts/${mailSubId}`, {
+      auth: s.userToken,
+      body: { mode: 'immediate' },
+    });
+    expect(switched.body).toMatchObject({ mode: 'immediate', pendingDigest: 0 });
+    expect(mails).toHaveLength(2);
+    expect(mails[1]).toContain('multipart/alternative');
   });
 
   it('feedback survives a re-run of detection, and a record marked expected is not alerted', async () => {
@@ -405,7 +418,12 @@ describe('alerts on saved filters', () => {
       .slice(before)
       .filter((h) => h.headers['x-alert-subscription'] === String(sub.body.id));
     expect(mine).toHaveLength(1);
-    expect(records(mine[0]).sort()).toEqual(['* 2024-01-20', '* 2024-01-25', 'CZ 2024-01-20']);
+    expect(records(mine[0]).sort()).toEqual([
+      '* 2024-01-20',
+      '* 2024-01-25',
+      'CZ 2024-01-20',
+      'CZ 2024-01-28',
+    ]);
   });
 
   it('runs after a real load and detection cycle of the process job (the job detail reports it)', async () => {
