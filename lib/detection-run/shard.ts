@@ -68,6 +68,68 @@ function groupBaselines(
   return { peer, counts: wantCardinality ? buildCardinalityBaseline(members, presents) : undefined };
 }
 
+/**
+ * A series with feedback (lib/feedback/exclusions.ts): its feedback days apply whether or not the detector uses
+ * the view's special dates. A window detector leaves special days out of the period's own total as well, so it
+ * runs twice: periods that hold confirmed days are judged without them excluded (the confirmed record stays as
+ * it was), every other period with the cleaned baselines.
+ */
+function runWithFeedback(
+  input: SeriesInput,
+  d: ViewDetector,
+  setup: RunSetup,
+  w: ReturnType<typeof seriesWindow>,
+  ex: SeriesExclusion,
+  out: AnomalyColumns,
+): void {
+  const own = d.resolved.params.useSpecialDates;
+  const resolved = own
+    ? d.resolved
+    : { ...d.resolved, params: { ...d.resolved.params, useSpecialDates: true } };
+  const flags = own ? ex.withCalendar : ex.alone;
+  if (!d.resolved.impl.aggregate || ex.confirmed.length === 0) {
+    runDetector(input, resolved, setup.ctx, w, flags, setup.ws, out);
+    return;
+  }
+  const holdsConfirmed = (c: AnomalyColumns, i: number) => {
+    const from = c.startDay[i];
+    const to = from + c.duration[i] - 1;
+    return ex.confirmed.some(([s, e]) => from <= e && to >= s);
+  };
+  const cleaned = new AnomalyColumns();
+  runDetector(input, resolved, setup.ctx, w, flags, setup.ws, cleaned);
+  const plain = new AnomalyColumns();
+  runDetector(
+    input,
+    resolved,
+    setup.ctx,
+    w,
+    own ? ex.withCalendarUnconfirmed : ex.aloneUnconfirmed,
+    setup.ws,
+    plain,
+  );
+  const copy = (c: AnomalyColumns, keep: boolean) => {
+    for (let i = 0; i < c.length; i++) {
+      if (holdsConfirmed(c, i) !== keep) continue;
+      const share = c.sharePct[i];
+      out.add(
+        c.seriesIds[i],
+        c.types[i],
+        c.startDay[i],
+        c.duration[i],
+        c.actual[i],
+        c.predicted[i],
+        Number.isNaN(share) ? null : share,
+        c.recurrence[i],
+        c.positive[i] === 1,
+        c.changeCum[i],
+      );
+    }
+  };
+  copy(cleaned, false);
+  copy(plain, true);
+}
+
 /** Runs `d` and tags what it appended with its detector index. */
 function run(
   input: SeriesInput,
@@ -80,14 +142,7 @@ function run(
   const ex = setup.exclusions?.get(Number(input.seriesId));
   if (ex === undefined)
     runDetector(input, d.resolved, setup.ctx, w, setup.calendarFlags, setup.ws, out.anomalies);
-  else {
-    // Feedback days apply whether or not the detector uses the view's special dates.
-    const own = d.resolved.params.useSpecialDates;
-    const resolved = own
-      ? d.resolved
-      : { ...d.resolved, params: { ...d.resolved.params, useSpecialDates: true } };
-    runDetector(input, resolved, setup.ctx, w, own ? ex.withCalendar : ex.alone, setup.ws, out.anomalies);
-  }
+  else runWithFeedback(input, d, setup, w, ex, out.anomalies);
   out.anomalies.tag(before, d.index);
 }
 

@@ -17,6 +17,11 @@ export interface SeriesExclusion {
   withCalendar: Uint8Array;
   /** Only the feedback days (detectors that ignore special dates still keep them out of baselines). */
   alone: Uint8Array;
+  /** The same two without the confirmed days: how a window detector judges a period that holds them. */
+  withCalendarUnconfirmed: Uint8Array;
+  aloneUnconfirmed: Uint8Array;
+  /** The confirmed windows, as epoch days [start, end]. */
+  confirmed: Array<[number, number]>;
 }
 
 export interface FeedbackDays {
@@ -40,14 +45,29 @@ export function exclusionFlags(
     if (to < from) continue;
     let e = out.get(f.seriesId);
     if (!e) {
-      e = { withCalendar: new Uint8Array(days), alone: new Uint8Array(days) };
-      if (calendarFlags) e.withCalendar.set(calendarFlags.subarray(0, days));
+      e = {
+        withCalendar: new Uint8Array(days),
+        alone: new Uint8Array(days),
+        withCalendarUnconfirmed: new Uint8Array(days),
+        aloneUnconfirmed: new Uint8Array(days),
+        confirmed: [],
+      };
+      if (calendarFlags) {
+        e.withCalendar.set(calendarFlags.subarray(0, days));
+        e.withCalendarUnconfirmed.set(calendarFlags.subarray(0, days));
+      }
       out.set(f.seriesId, e);
     }
-    const bits = f.status === 'not-anomaly' ? SUPPRESS_POSITIVE | SUPPRESS_NEGATIVE : FEEDBACK_EXCLUDED;
+    const confirmed = f.status === 'confirmed';
+    const bits = confirmed ? FEEDBACK_EXCLUDED : SUPPRESS_POSITIVE | SUPPRESS_NEGATIVE;
+    if (confirmed) e.confirmed.push([f.startDay, f.endDay]);
     for (let t = from; t <= to; t++) {
       e.alone[t] |= bits;
       e.withCalendar[t] |= bits;
+      if (!confirmed) {
+        e.aloneUnconfirmed[t] |= bits;
+        e.withCalendarUnconfirmed[t] |= bits;
+      }
     }
   }
   return out;

@@ -83,6 +83,9 @@ describe(`feedback in detection on ${backendName}`, () => {
     expect([...(flags.get(7)?.withCalendar ?? [])]).toEqual([0, 0, FEEDBACK_EXCLUDED, FEEDBACK_EXCLUDED, 1]);
     expect([...(flags.get(8)?.alone ?? [])]).toEqual([3, 0, 0, 0, 0]);
     expect(flags.has(9)).toBe(false);
+    expect(flags.get(7)?.confirmed).toEqual([[102, 103]]);
+    expect([...(flags.get(7)?.withCalendarUnconfirmed ?? [])]).toEqual([0, 0, 0, 0, 1]);
+    expect([...(flags.get(8)?.aloneUnconfirmed ?? [])]).toEqual([3, 0, 0, 0, 0]);
   });
 
   it('a confirmed incident no longer distorts the next week: the false drop after it goes away', async () => {
@@ -105,6 +108,8 @@ describe(`feedback in detection on ${backendName}`, () => {
     await detect(id);
     const after = brief(await storedAnomalies(t.db, id, ['country']));
     expect(after).not.toContain('CZ CW 2024-02-12..2024-02-18 Negative');
+    // The confirmed record itself is still reported (its own period is judged as before).
+    expect(after).toContain('CZ CW 2024-02-05..2024-02-11 Positive');
     // Other series keep their baselines: the total still reports the incident week.
     expect(after).toContain('* CW 2024-02-05..2024-02-11 Positive');
     // The feedback survives the re-run on its key.
