@@ -75,11 +75,11 @@ export class RunTracker {
 /**
  * The noise model of the day detectors: how unusual a day's residual log(actual / expected),
  * against the detector's own expectation, is for this series (a halving as large as a doubling).
- * Each judged day that was not flagged records its absolute log residual and its value (others
- * record nothing); the scale is worked out only for a day that passes the business threshold, from
- * the records before it: the larger of the mean absolute residual of the last 28 days (each clipped
- * at 4× their mean) × 1.2533 and the tail, the third-largest of the last 112 days (about their 98th
- * percentile) ÷ 2.326: both a standard deviation for normal noise, the tail larger for a series with
+ * Each judged day records its absolute log residual and its value; the scale is worked out only
+ * for a day that passes the business threshold, from the records before it: the larger of the mean
+ * absolute residual of the unflagged days among the last 28 (each clipped at 4× their mean)
+ * × 1.2533 and the tail, the third-largest of the last 112 days, flagged ones included (about their
+ * 98th percentile) ÷ 2.326: both a standard deviation for normal noise, the tail larger for a series with
  * frequent bursts. At least 1 % and, for counts, 1 / sqrt(expected) (Poisson noise); nothing is
  * flagged before 7 records.
  */
@@ -95,7 +95,10 @@ export class DayNoise {
   absFloor = 0;
   /** The series' mean (RunInput.dayMean). */
   meanLevel = 0;
-  /** Per day: the absolute log residual of an unflagged judged day, -1 otherwise; and its value. */
+  /**
+   * Per day: the absolute log residual r of a judged day (-2 - r when it was flagged), -1 for a day
+   * not judged; and its value.
+   */
   private res = new Float64Array(0);
   private val = new Float64Array(0);
   private from = 0;
@@ -110,10 +113,14 @@ export class DayNoise {
     this.from = from;
   }
 
-  /** Records day t: an unflagged judged day with its |log residual| and value. */
-  record(t: number, absLog: number, value: number): void {
+  /**
+   * Records judged day t with its |log residual| and value. A flagged day counts only towards the
+   * tail (where, as one of the three largest, one anomaly does not move it), so that a series whose
+   * bursts are reported at first learns that they are usual.
+   */
+  record(t: number, absLog: number, value: number, flagged: boolean): void {
     if (!(absLog >= 0)) return;
-    this.res[t] = absLog;
+    this.res[t] = flagged ? -2 - absLog : absLog;
     this.val[t] = value;
   }
 
@@ -141,14 +148,19 @@ export class DayNoise {
     let b = 0;
     let c = 0;
     for (let u = t - 1; u >= lo; u--) {
-      const v = res[u];
-      if (v < 0) continue;
-      n++;
-      if (u >= near) {
+      let v = res[u];
+      if (v === -1) continue;
+      if (v < 0) {
+        // A flagged day joins the tail only once its event is over (two weeks on), so that a run of
+        // flagged days does not mask its own later days.
+        if (u >= t - 14) continue;
+        v = -2 - v;
+      } else if (u >= near) {
         nearN++;
         nearSum += v;
         levelSum += this.val[u];
       }
+      n++;
       if (v > c) {
         if (v > a) {
           c = b;

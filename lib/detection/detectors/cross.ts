@@ -123,7 +123,7 @@ function runCross(
       }
       // Flagged only when unusual for this series too.
       if (flag !== 0 && !noise.unusual(at - exp, exp, k, t)) flag = 0;
-      if (flag === 0 && !isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(at, exp, offset)), at);
+      if (!isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(at, exp, offset)), at, flag !== 0);
     }
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.

@@ -175,7 +175,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
       // One of the series' usual bursts is not reported, but stays out of the baseline.
       if (flag !== 0 && tailNoise.unusual(r, exp, threshold, t)) report = flag;
     }
-    if (report === 0 && !isSpecial && exp > 0) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt);
+    if (!isSpecial && exp > 0) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt, report !== 0);
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? report : 0;
@@ -231,7 +231,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
         // One of the series' usual bursts is not reported, but stays out of the baseline.
         if (flag !== 0 && tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity, t)) report = flag;
       }
-      if (report === 0 && !isSpecial) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt);
+      if (!isSpecial) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt, report !== 0);
     }
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.

@@ -151,7 +151,7 @@ describe('analysed window', () => {
 
 describe('anomaly fields', () => {
   it('recurrence counts earlier anomalies of the same type in the series, also before the scanned days', () => {
-    const values = withDays(flat(80, 100), { 30: 200, 45: 200, 60: 50 });
+    const values = withDays(flat(80, 100), { 30: 200, 45: 200, 60: 20 });
     const all = detectSeries(series(values), [{ type: 'dod' }, { type: 'wow' }]);
     expect(all.filter((a) => a.type === 'DOD').map((a) => a.recurrence)).toEqual([0, 1, 2]);
     const recent = detectSeries(series(values), [{ type: 'dod' }], { scanInLastNDays: 25 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectSeries } from '../../../lib/detection/detect';
-import { dateOf, flat, series, weekly, withDays } from './helpers';
+import { dateOf, flat, MONDAY, series, weekly, withDays } from './helpers';
 
 /** A level with ±2 % alternating noise, so that noise scales are not zero. */
 function noisy(values: Float64Array, pct = 2): Float64Array {
@@ -85,5 +85,24 @@ describe('dt', () => {
     const values = withDays(noisy(big, 5), { 92: 8000 });
     expect(detectSeries(series(values), [{ type: 'dt' }])).toEqual([]);
     expect(detectSeries(series(values), [{ type: 'dt', params: { sensitivity: 1 } }])).toHaveLength(1);
+  });
+});
+
+describe('the series’ usual bursts', () => {
+  /** ±2 % noise at 10,000 a day with a ×2.5 burst every 10th day. */
+  const bursty = (n: number) => noisy(flat(n, 10_000)).map((v, t) => (t % 10 === 5 ? v * 2.5 : v));
+
+  it('are not news on a bursty series, while they are on a quiet one', () => {
+    const quiet = withDays(noisy(flat(200, 10_000)), { 185: 25_000 });
+    expect(detectSeries(series(quiet), [{ type: 'spike' }]).map((a) => a.startDate)).toEqual([dateOf(185)]);
+    expect(
+      detectSeries(series(bursty(200)), [{ type: 'spike' }]).filter((a) => a.startDay >= MONDAY + 150),
+    ).toEqual([]);
+  });
+
+  it('a fall to a tenth is still news on the bursty series (a halving is as large as a doubling)', () => {
+    const values = withDays(bursty(200), { 183: 1_000 });
+    const found = detectSeries(series(values), [{ type: 'spike' }]).filter((a) => a.startDay >= MONDAY + 150);
+    expect(found.map((a) => [a.startDate, a.result])).toEqual([[dateOf(183), 'Negative']]);
   });
 });
