@@ -22,6 +22,7 @@ import {
 import { backendName, createTestDatabase, type TestDatabase } from '../support/db';
 
 const root = path.resolve(import.meta.dirname, '../..');
+const workFolder = `.esbuild-first-run-${process.pid}`;
 const USER = { email: 'user@example.com', password: 'first-run-user-pw' };
 const ADMIN = { email: 'admin@example.com', password: 'first-run-admin-pw' };
 /** The start banner's budget (issue 18: address, API reference, database, demo, log, accounts). */
@@ -49,6 +50,8 @@ describe(`first run: npm start with the demo on ${backendName}`, () => {
       LOG_LEVEL: 'info',
       DEMO: 'on',
       WEB_BUILD: 'skip',
+      // Bundles of its own: other serverless runs in this checkout (tests running in parallel) keep theirs.
+      ESBUILD_WORK_FOLDER: workFolder,
     };
     delete env.DATABASE_URL;
     if (process.env.DATABASE_URL) {
@@ -82,6 +85,7 @@ describe(`first run: npm start with the demo on ${backendName}`, () => {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     }
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(path.join(root, workFolder), { recursive: true, force: true });
     await testDb?.drop();
   });
 

@@ -9,6 +9,7 @@ import { ensureWebBuilt } from '../browser/support';
 import { backendName, createTestDatabase, type TestDatabase } from '../support/db';
 
 const root = path.resolve(import.meta.dirname, '../..');
+const workFolder = `.esbuild-start-${process.pid}`;
 
 describe(`npm start on ${backendName}`, () => {
   let child: ChildProcess;
@@ -30,6 +31,8 @@ describe(`npm start on ${backendName}`, () => {
       LOG_LEVEL: 'warn',
       DEMO: 'off',
       WEB_BUILD: 'skip',
+      // Bundles of its own: other serverless runs in this checkout (tests running in parallel) keep theirs.
+      ESBUILD_WORK_FOLDER: workFolder,
     };
     delete env.DATABASE_URL;
     if (process.env.DATABASE_URL) {
@@ -62,6 +65,7 @@ describe(`npm start on ${backendName}`, () => {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     }
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(path.join(root, workFolder), { recursive: true, force: true });
     await testDb?.drop();
   });
 
