@@ -16,7 +16,9 @@ import { callerForUser } from '../identity/authenticate';
 import { canSeeDataView } from '../identity/caller';
 import type { SecretStore } from '../secrets/index';
 import type { Logger } from '../shared/logger';
-import { endpointRefusal } from '../summaries/endpoint-guard';
+import { addressRefusal, endpointRefusal, pinnedFetch } from '../summaries/endpoint-guard';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { type AlertPayload, emailMessage, slackBody, webhookBody } from './messages';
 import { findSubscription, type SubscriptionRow, selectSubscriptions } from './repository';
 import { loadAlertSettings } from './settings';
@@ -117,8 +119,14 @@ export async function queueDelivery(
   return id;
 }
 
-async function post(url: string, body: string, headers: Record<string, string>): Promise<void> {
-  const res = await fetch(url, {
+async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  policy: { allowPrivateNetwork: boolean },
+): Promise<void> {
+  // The connection resolves the host itself and refuses what the check refuses (no DNS rebinding in between).
+  const res = await pinnedFetch(policy)(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': 'anomaly-monitor-alerts', ...headers },
     body,
@@ -146,14 +154,20 @@ async function send(
     const url = sub.channel === 'slack' ? await deps.secrets.get(sub.secretRef as string) : sub.target;
     const refusal = await endpointRefusal(url, { allowPrivateNetwork: settings.allowPrivateNetwork });
     if (refusal) throw new Error(`the target URL ${refusal}`);
-    if (sub.channel === 'slack') return post(url, slackBody(payload), {});
+    const policy = { allowPrivateNetwork: settings.allowPrivateNetwork };
+    if (sub.channel === 'slack') return post(url, slackBody(payload), {}, policy);
     const body = webhookBody(payload);
     const secret = await deps.secrets.get(sub.secretRef as string);
-    return post(url, body, {
-      'x-signature': signature(secret, body),
-      'x-alert-delivery': String(deliveryId),
-      'x-alert-subscription': String(sub.id),
-    });
+    return post(
+      url,
+      body,
+      {
+        'x-signature': signature(secret, body),
+        'x-alert-delivery': String(deliveryId),
+        'x-alert-subscription': String(sub.id),
+      },
+      policy,
+    );
   }
   if (!settings.smtp)
     throw new Error('no SMTP server is configured (an administrator sets it in the alert settings)');
@@ -161,8 +175,20 @@ async function send(
     allowPrivateNetwork: settings.smtp.allowPrivateNetwork,
   });
   if (refusal) throw new Error(`the SMTP host ${refusal}`);
+  // Connect to the address that was checked (no DNS rebinding between the check and the connection).
+  const host = settings.smtp.host;
+  const addresses = isIP(host)
+    ? [host]
+    : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  for (const a of addresses) {
+    const why = addressRefusal(a, { allowPrivateNetwork: settings.smtp.allowPrivateNetwork });
+    if (why) throw new Error(`the SMTP host ${why}`);
+  }
   const m = emailMessage(payload);
-  await sendMail({ ...settings.smtp, timeoutMs: SEND_TIMEOUT_MS }, { to: [sub.target], ...m });
+  await sendMail(
+    { ...settings.smtp, connectAddress: addresses[0], timeoutMs: SEND_TIMEOUT_MS },
+    { to: [sub.target], ...m },
+  );
 }
 
 /** One attempt of a pending delivery; records the outcome on the delivery and the subscription. */

@@ -19,6 +19,8 @@ export interface SmtpServer {
   timeoutMs?: number;
   /** Servers with a certificate the system does not trust (tests, internal relays): false accepts it. */
   rejectUnauthorized?: boolean;
+  /** The address to connect to (already resolved and checked); `host` still names the server for TLS. */
+  connectAddress?: string;
 }
 
 export interface MailMessage {
@@ -135,14 +137,15 @@ export function renderMessage(from: string, m: MailMessage, now = new Date()): s
 
 function connect(s: SmtpServer): Promise<Sock> {
   return new Promise((resolve, reject) => {
+    const host = s.connectAddress ?? s.host;
     const sock = s.secure
       ? tls.connect({
-          host: s.host,
+          host,
           port: s.port,
           servername: net.isIP(s.host) ? undefined : s.host,
           rejectUnauthorized: s.rejectUnauthorized ?? true,
         })
-      : net.connect({ host: s.host, port: s.port });
+      : net.connect({ host, port: s.port });
     sock.once(s.secure ? 'secureConnect' : 'connect', () => resolve(sock));
     sock.once('error', reject);
   });
