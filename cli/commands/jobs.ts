@@ -38,6 +38,13 @@ interface ListOptions {
   limit?: number;
 }
 
+/** The newest job of a kind in a few characters: "finished", "running 3/8 shards", "failed". */
+function kindText(job: any): string {
+  if (!job) return '';
+  const p = job.progress;
+  return p && job.status === 'running' ? `running ${p.done}/${p.total} ${p.unit}` : String(job.status);
+}
+
 export function registerJobs(program: Command): void {
   const jobs = group(
     program,
@@ -88,7 +95,9 @@ export function registerJobs(program: Command): void {
 
   jobs
     .command('monitoring')
-    .description('per data view: last import, series range, series, anomalies and job counts, with totals')
+    .description(
+      'per data view: last import, series range, series, anomalies, job counts and the newest load and detection (with progress), with totals',
+    )
     .argument('[dataview]', 'only this data view (id or domain/name)', dataViewRef)
     .action(async (ref: DataViewRef | undefined, _o: unknown, cmd: Command) => {
       const { api, out } = context(cmd);
@@ -111,6 +120,8 @@ export function registerJobs(program: Command): void {
             col('pending', 'pending'),
             col('running', 'running'),
             col('failed', 'failed'),
+            { header: 'last load', value: (r) => kindText(r.jobsByKind?.load) },
+            { header: 'last detection', value: (r) => kindText(r.jobsByKind?.process) },
           ],
           'No data views.',
         );
