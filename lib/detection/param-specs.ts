@@ -24,9 +24,9 @@ type Specs = Record<string, ParamSpec>;
 export const COMMON_SPECS = {
   useSpecialDates: {
     kind: 'boolean',
-    default: false,
+    default: true,
     description:
-      "Apply the view's special dates, rules and periods: special days stay out of baselines and comparisons, and an anomaly on a special day whose impact matches its direction is not reported (a window anomaly of mom, qoq, mpy, cw or changepoint when such days are at least a seventh of its days).",
+      "On by default: a view's special dates are configured to be used. Apply the view's special dates, rules and periods: special days stay out of baselines and comparisons, and an anomaly on a special day whose impact matches its direction is not reported (a window anomaly of mom, qoq, mpy, cw or changepoint when such days are at least a seventh of its days).",
   },
   mode: {
     kind: 'mode',

@@ -111,6 +111,9 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     expect(drop?.share_pct).toBeCloseTo((20 / (20 + de[22][1])) * 100, 6);
     expect(drop?.change_pct ?? 0).toBeLessThan(-50);
     expect(count.every((r) => r.start_date >= '2024-01-23')).toBe(true);
+    // The amount's jump on 01-26 came with no count change: no count record for it. A count that moves
+    // together with the amount is the same event and is folded into the value record (next test).
+    expect(count.filter((r) => r.series === 'CZ' && r.start_date === '2024-01-26')).toEqual([]);
     // The anomaly chart of a count anomaly draws the count.
     const [{ series_id }] = await t.db.rows<{ series_id: number }>(
       sql.raw(`SELECT series_id FROM ${schemaNameFor(id)}.cat_map WHERE c_country = 'CZ'`),
@@ -125,6 +128,16 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     await expect(
       seriesChart({ db: t.db }, systemCaller(), id, Number(series_id), { measure: 'amount' }),
     ).rejects.toMatchObject({ errors: [expect.objectContaining({ path: 'measure' })] });
+  });
+
+  it('folds a count anomaly into the value anomaly of the same event (same series, days and result)', async () => {
+    // Orders and revenue triple together on 2024-01-26: one event, reported once on the value measure.
+    const cz = flat(100, 100).map(([a, c], d): [number, number] => (d === 25 ? [300, 300] : [a, c]));
+    const id = await view('same_event', { CZ: cz, DE: flat(100, 100) });
+    const detail = await runDetection(container(), id, 7004);
+    expect(detail).toMatchObject({ measures: ['value', 'count'] });
+    const rows = (await stored(id)).filter((r) => r.series === 'CZ' && r.start_date === '2024-01-26');
+    expect(rows.map((r) => `${r.measure} ${r.type} ${r.result}`)).toEqual(['value DOD Positive']);
   });
 
   it('does not analyse a constant count measure (one per row: 1 on the leaves, 2 on the total)', async () => {

@@ -34,9 +34,10 @@ describe('the retail fixture', () => {
     expect(definition.analysis.detectors[7].params).toEqual({
       percentualChange: 25,
       baselineDays: 28,
-      useSpecialDates: false,
+      useSpecialDates: true,
       mode: 'both',
-      minVolume: 0,
+      minVolume: 10,
+      threshold: 4,
       maxMissingPct: 50,
       adaptAfterDays: 7,
     });
@@ -152,7 +153,7 @@ describe('lenient input', () => {
     expect(definition.source).not.toHaveProperty('countColumn');
     expect(definition.categories[0]).toEqual({ name: 'country', label: 'Country' });
     expect(definition.analysis.detectors[7].params).toEqual(withDefaults('peer'));
-    expect(definition.analysis.detectors[0].params.minVolume).toBe(0);
+    expect(definition.analysis.detectors[0].params.minVolume).toBe(10);
   });
 
   it('allows an API trigger without cron', () => {

@@ -31,9 +31,9 @@ describe('the detector params table', () => {
   it.each(DETECTOR_TYPES)('gives %s the common params with their defaults', (type) => {
     const params = withDefaults(type) as unknown as Record<string, unknown>;
     expect(params).toMatchObject({
-      useSpecialDates: false,
+      useSpecialDates: true,
       mode: 'both',
-      minVolume: 0,
+      minVolume: 10,
       maxMissingPct: 50,
       adaptAfterDays: 7,
     });
@@ -60,7 +60,7 @@ describe('the detector params table', () => {
     expect(withDefaults('gap')).toMatchObject({ longerThan: 0 });
     expect(withDefaults('gap')).not.toHaveProperty('shorterThan');
     expect(withDefaults('spike')).toMatchObject({ threshold: 3.5, minChangePct: 20, window: 28 });
-    expect(withDefaults('changepoint')).toMatchObject({ minSegment: 14, threshold: 5, minChangePct: 10 });
+    expect(withDefaults('changepoint')).toMatchObject({ minSegment: 14, threshold: 5, minChangePct: 20 });
     expect(withDefaults('dt')).toMatchObject({ sensitivity: 3, window: 56 });
     expect(withDefaults('mix')).toMatchObject({ percentualChange: 20, baselineDays: 28 });
     expect(withDefaults('cardinality')).toMatchObject({
@@ -145,7 +145,8 @@ describe('checkDetectorParams', () => {
       minVolume: 0,
     };
     expect(checkDetectorParams('cardinality', old, 'p')).toEqual({
-      params: withDefaults('cardinality', { percentualChange: 20 }),
+      // Stored values are kept, also where a default has changed since (minVolume, useSpecialDates).
+      params: withDefaults('cardinality', { percentualChange: 20, useSpecialDates: false, minVolume: 0 }),
       errors: [],
     });
   });

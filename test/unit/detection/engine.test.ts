@@ -239,7 +239,7 @@ describe('params', () => {
     expect(resolveParams('dod')).toMatchObject({
       percentualChange: 30,
       mode: 'both',
-      useSpecialDates: false,
+      useSpecialDates: true,
       minVolume: 10,
       threshold: 4,
     });
