@@ -166,7 +166,9 @@ export function JobsPanel({ id, refreshKey }: { id: number; refreshKey: number }
                   </td>
                   <td>{shortWhen(j.createdAt)}</td>
                   <td>{shortWhen(j.finishedAt)}</td>
-                  <td className={`wrap${j.error ? ' error-text' : ''}`}>{jobNote(j)}</td>
+                  <td className={`wrap${j.error ? ' error-text' : ''}`}>
+                    {(j as KindJob).message ?? jobNote(j)}
+                  </td>
                 </tr>
               ))}
             </tbody>
