@@ -32,7 +32,7 @@ export interface RankingFigure {
   top20: number;
   top100: number;
   returned: number;
-  /** Unexplained negative records ending on the last day of the data (an incomplete day read as a drop). */
+  /** Unexplained negative records within the last 3 days that end on the last day (an incomplete day read as a drop). */
   lastDayDrops: number;
   /** The first records that no injection explains, for the report. */
   unexplained: string[];
@@ -183,9 +183,11 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
       );
     });
     const count = (n: number) => explained.slice(0, n).filter(Boolean).length;
+    // A record of the incomplete last day: it lies within the last 3 days and ends on the last day.
     const lastDay = fromEpochDay(cube.day0 + cube.days - 1);
+    const tailFrom = fromEpochDay(cube.day0 + cube.days - 3);
     const lastDayDrops = records.filter(
-      (r, i) => !explained[i] && r.endDate === lastDay && r.result === 'Negative',
+      (r, i) => !explained[i] && r.endDate === lastDay && r.startDate >= tailFrom && r.result === 'Negative',
     ).length;
     ranking.push({
       sortBy,
