@@ -131,7 +131,12 @@ async function main(): Promise<void> {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    if (child.exitCode === null) child.kill('SIGTERM');
+    if (child.exitCode === null) {
+      // Wait (briefly) for serverless-offline to stop, so that nothing of it outlives npm start.
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    }
     stopSchedules();
     await demo?.close().catch(() => {});
     await served?.close().catch(() => {});
