@@ -9,7 +9,8 @@ import { startTestService, type TestService } from '../../support/service';
 
 const DAYS = 28; // 2024-01-01 (Monday) .. 2024-01-28
 const flat = (v: number) => Array.from({ length: DAYS }, () => v);
-const spike = flat(100).map((v, t) => (t === 19 ? 200 : v)); // 2024-01-20
+// 2024-01-26: the noise model judges a day once it has about three weeks of history.
+const spike = flat(100).map((v, t) => (t === 25 ? 200 : v));
 const gappy = flat(1).map((v, t) => (t % 3 === 2 ? v : null)); // two days in three missing, from 2024-01-03
 const flat35 = (v: number) => Array.from({ length: 35 }, () => v);
 
@@ -75,7 +76,7 @@ describe(`detection over HTTP on ${backendName}`, () => {
     );
     expect(cz).toMatchObject({
       type: 'DOD',
-      startDate: '2024-01-20',
+      startDate: '2024-01-26',
       duration: 1,
       actualValue: 200,
       predictedValue: 100,
@@ -131,14 +132,14 @@ describe(`detection over HTTP on ${backendName}`, () => {
       analysedFrom: '2024-01-01',
       analysedTo: '2024-01-28',
       skipped: null,
-      flaggedDays: [{ date: '2024-01-20', result: 'Positive' }],
+      flaggedDays: [{ date: '2024-01-26', result: 'Positive' }],
       anomalies: [
-        { type: 'DOD', startDate: '2024-01-20', actualValue: 200, predictedValue: 100, result: 'Positive' },
+        { type: 'DOD', startDate: '2024-01-26', actualValue: 200, predictedValue: 100, result: 'Positive' },
       ],
     });
     expect(r.body.points).toHaveLength(DAYS);
-    expect(r.body.points[19]).toEqual({
-      date: '2024-01-20',
+    expect(r.body.points[25]).toEqual({
+      date: '2024-01-26',
       value: 200,
       expected: 100,
       flag: 1,
@@ -153,16 +154,16 @@ describe(`detection over HTTP on ${backendName}`, () => {
       body: { categories: { country: 'CZ' }, detector: { type: 'dod' } },
     });
     const seriesId = preview.body.seriesId as number;
-    const path = `/api/v1/dataviews/${spikeView}/series/${seriesId}?dateFrom=2024-01-18&dateTo=2024-01-22&type=DOD`;
+    const path = `/api/v1/dataviews/${spikeView}/series/${seriesId}?dateFrom=2024-01-24&dateTo=2024-01-28&type=DOD`;
     const r = await s.call('GET', path, { auth: admin() });
     expect(r.status).toBe(200);
     expect(r.body.type).toBe('DOD');
     expect(r.body.points.map((p: { date: string }) => p.date)).toEqual([
-      '2024-01-18',
-      '2024-01-19',
-      '2024-01-20',
-      '2024-01-21',
-      '2024-01-22',
+      '2024-01-24',
+      '2024-01-25',
+      '2024-01-26',
+      '2024-01-27',
+      '2024-01-28',
     ]);
     expect(r.body.points[2]).toMatchObject({ value: 200, expected: 100, flag: 1 });
     // The data user sees it once the view is assigned, and gets 404 before.
