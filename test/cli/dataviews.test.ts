@@ -144,7 +144,8 @@ describe(`service-cli data views, jobs and connectors on ${backendName}`, () => 
       cli.run(['dataviews', 'categories', 'retail/retail_sales', '--json']),
     ]);
     expect(status.stdout).toMatch(/^state: +disabled$/m);
-    expect(status.stdout).toMatch(/^row counts: +.*int=0/m);
+    // Catalog estimates (never a count per call): a table not analysed yet has none (*).
+    expect(status.stdout).toMatch(/^row counts: +.*int=(0|\*)/m);
     expect(categories.json.map((c: { name: string }) => c.name)).toEqual([
       'country',
       'region',
