@@ -45,7 +45,7 @@ const CHANNELS: Array<{ channel: string; share: number; basket: number; growth: 
   { channel: 'app', share: 0.15, basket: 45, growth: 0.25, week: [1.2, 1.0, 0.95, 0.95, 1.0, 1.05, 1.1] },
 ];
 
-const NATIONAL_DAYS: Record<string, string[]> = {
+export const NATIONAL_DAYS: Record<string, string[]> = {
   Czechia: ['10-28', '07-06'],
   Germany: ['10-03'],
   Austria: ['10-26'],
@@ -57,7 +57,7 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 const parse = (d: string) => Date.parse(`${d}T00:00:00Z`);
 
 /** Easter Sunday (Gregorian, anonymous algorithm). */
-function easter(year: number): number {
+export function easter(year: number): number {
   const a = year % 19;
   const b = Math.floor(year / 100);
   const c = year % 100;

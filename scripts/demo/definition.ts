@@ -1,6 +1,21 @@
 /** The demo data view: daily revenue of the demo store chain, loaded every morning, with a set of detectors. */
 
+import { easter, NATIONAL_DAYS } from './data';
+
 export const DEMO_CONNECTOR = 'demo_pgsql';
+
+/** Good Friday and Easter Monday of the years the demo data can cover. */
+function easterDays(): Array<{ date: string; impact: string }> {
+  const year = new Date().getUTCFullYear();
+  const days: Array<{ date: string; impact: string }> = [];
+  for (let y = year - 4; y <= year + 1; y++)
+    for (const offset of [-2, 1])
+      days.push({
+        date: new Date(easter(y) + offset * 86_400_000).toISOString().slice(0, 10),
+        impact: 'negative',
+      });
+  return days;
+}
 export const DEMO_VIEW = { domain: 'demo', name: 'store_sales' };
 
 export const demoDefinition = {
@@ -58,11 +73,15 @@ export const demoDefinition = {
       { type: 'mix' },
       { type: 'cardinality' },
     ],
-    specialDates: [],
+    // The holidays the data has, as an admin would list them: stores close or nearly so (negative impact).
+    specialDates: easterDays(),
     recurringRules: [],
     specialPeriods: [
       { start: '12.24', end: '12.26', impact: 'negative' },
       { start: '01.01', end: '01.01', impact: 'negative' },
+      ...[...new Set(Object.values(NATIONAL_DAYS).flat())]
+        .sort()
+        .map((md) => ({ start: md.replace('-', '.'), end: md.replace('-', '.'), impact: 'negative' })),
     ],
   },
 };

@@ -58,7 +58,7 @@ describe('Powertools logger', () => {
   });
 
   it('writes the request id and cold start of the invocation, and the cause chain of an error', async () => {
-    const handler = observed(async (_event: unknown) => {
+    const handler = observed(async (_event: unknown, _context?: unknown) => {
       const root = new Error('connect ECONNREFUSED 10.0.0.5:5432');
       logger.child({ jobId: 7 }).error('job failed', { error: new Error('load failed', { cause: root }) });
       return { ok: true };

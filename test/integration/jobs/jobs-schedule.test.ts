@@ -131,7 +131,9 @@ describe(`the every-minute schedule on ${backendName}`, () => {
     const id = await view('sqs', undefined);
     const stalled = await addJob(id, 'Load', 'running');
     await t.db.orm.update(jobs).set({ attempts: 1 }).where(eq(jobs.id, stalled.id));
-    expect((await tickAt('2024-03-04T06:30:00Z')).recovered).toEqual([{ jobId: stalled.id, outcome: 'requeued' }]);
+    expect((await tickAt('2024-03-04T06:30:00Z')).recovered).toEqual([
+      { jobId: stalled.id, outcome: 'requeued' },
+    ]);
     expect(r.sent).toHaveLength(1);
   });
 });
