@@ -91,12 +91,15 @@ export async function packageStage(stage: string, cwd = root): Promise<Packaged>
   }
   env.AWS_SHARED_CREDENTIALS_FILE = path.join(dir, 'no-credentials');
   env.AWS_CONFIG_FILE = path.join(dir, 'no-config');
+  // Its own esbuild folder: a start test running beside it builds into the default one.
+  const workFolder = `.esbuild-package-${process.pid}`;
+  env.ESBUILD_WORK_FOLDER = workFolder;
   const started = performance.now();
   await run(
     path.join(root, 'node_modules/.bin/serverless'),
     ['package', '--stage', stage, '--package', dir],
     { cwd, env, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 },
-  );
+  ).finally(() => rmSync(path.join(cwd, workFolder), { recursive: true, force: true }));
   const seconds = (performance.now() - started) / 1000;
   const template = JSON.parse(
     readFileSync(path.join(dir, 'cloudformation-template-update-stack.json'), 'utf8'),
