@@ -140,7 +140,11 @@ describe(`identity over HTTP on ${backendName}`, () => {
     );
     const page = await s.call('GET', '/api/v1/docs');
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(page.text).toContain('openapi.json');
+    // Swagger UI served by the service itself; its init script reads the document.
+    expect(page.text).toContain('/api/v1/docs/assets/swagger-ui-bundle.js');
+    const init = await s.call('GET', '/api/v1/docs/assets/init.js');
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('/api/v1/openapi.json');
   });
 
   it('answers unknown routes with 404 and wrong methods with 405, as problems', async () => {
