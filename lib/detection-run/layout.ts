@@ -35,32 +35,30 @@ export interface Shard {
   seriesCount: number;
 }
 
-interface LayoutRow {
+export interface LayoutRow {
   series_id: number;
   parent_series_id: number | null;
   cat: number | null;
 }
 
-/** Reads cat_map and all_series of `schema`; days = 0 when nothing was loaded yet. */
-export async function readLayout(
-  db: Database,
-  schema: string,
-  categories: Array<{ name: string }>,
-): Promise<ViewLayout> {
-  const s = ident(schema);
+/** SQL of the category in which a cat_map row `c` differs from its parent `p` (null for the root). */
+export function differingCategorySql(categories: Array<{ name: string }>): string {
   const diff = categories.map(
     (c, i) => `WHEN c.${codeColumn(c.name)} <> 0 AND p.${codeColumn(c.name)} = 0 THEN ${i}`,
   );
-  const cat = diff.length ? `CASE ${diff.join(' ')} END` : 'NULL::int';
-  const rows = await db.rows<LayoutRow>(
-    sql.raw(`SELECT c.series_id, c.parent_series_id, ${cat} AS cat FROM ${s}.cat_map c
-      LEFT JOIN ${s}.cat_map p ON p.series_id = c.parent_series_id
-      ORDER BY c.parent_series_id NULLS FIRST, 3 NULLS FIRST, c.series_id`),
-  );
-  const [range] = await db.rows<{ first: number | null; last: number | null; fp: string | null }>(
-    sql.raw(`SELECT min(first_day) AS first, max(last_day) AS last,
-      concat_ws(':', count(*), sum(days), sum(total_value), sum(total_count), max(series_id)) AS fp FROM ${s}.all_series`),
-  );
+  return diff.length ? `CASE ${diff.join(' ')} END` : 'NULL::int';
+}
+
+/**
+ * Peer groups of rows ordered by parent (root first), differing category and series, with the view's
+ * day range (YYYYMMDD of all_series' first and last day).
+ */
+export function layoutOf(
+  rows: LayoutRow[],
+  firstDay: number | null,
+  lastDay: number | null,
+  fingerprint: string,
+): ViewLayout {
   const groups: PeerGroup[] = [];
   let rootId: number | null = null;
   for (const r of rows) {
@@ -72,11 +70,31 @@ export async function readLayout(
     if (last && last.parentId === parentId && last.category === category) last.memberIds.push(id);
     else groups.push({ parentId, category, memberIds: [id] });
   }
-  const first = range?.first === null || range?.first === undefined ? null : Number(range.first);
-  const lastDay = range?.last === null || range?.last === undefined ? null : Number(range.last);
+  const first = firstDay === null ? null : Number(firstDay);
+  const end = lastDay === null ? null : Number(lastDay);
   const dayIndex0 = first === null ? 0 : yyyymmddToEpochDay(first);
-  const days = first === null || lastDay === null ? 0 : yyyymmddToEpochDay(lastDay) - dayIndex0 + 1;
-  return { dayIndex0, days, rootId, seriesCount: rows.length, groups, fingerprint: String(range?.fp ?? '') };
+  const days = first === null || end === null ? 0 : yyyymmddToEpochDay(end) - dayIndex0 + 1;
+  return { dayIndex0, days, rootId, seriesCount: rows.length, groups, fingerprint };
+}
+
+/** Reads cat_map and all_series of `schema`; days = 0 when nothing was loaded yet. */
+export async function readLayout(
+  db: Database,
+  schema: string,
+  categories: Array<{ name: string }>,
+): Promise<ViewLayout> {
+  const s = ident(schema);
+  const cat = differingCategorySql(categories);
+  const rows = await db.rows<LayoutRow>(
+    sql.raw(`SELECT c.series_id, c.parent_series_id, ${cat} AS cat FROM ${s}.cat_map c
+      LEFT JOIN ${s}.cat_map p ON p.series_id = c.parent_series_id
+      ORDER BY c.parent_series_id NULLS FIRST, 3 NULLS FIRST, c.series_id`),
+  );
+  const [range] = await db.rows<{ first: number | null; last: number | null; fp: string | null }>(
+    sql.raw(`SELECT min(first_day) AS first, max(last_day) AS last,
+      concat_ws(':', count(*), sum(days), sum(total_value), sum(total_count), max(series_id)) AS fp FROM ${s}.all_series`),
+  );
+  return layoutOf(rows, range?.first ?? null, range?.last ?? null, String(range?.fp ?? ''));
 }
 
 /** Whole peer groups, in order, packed into shards of about `shardSize` series (a larger group is one shard). */
