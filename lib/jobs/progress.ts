@@ -9,6 +9,8 @@ export interface JobProgress {
   done: number;
   total: number;
   unit: 'shards' | 'rows';
+  /** A load's step: reading the source (done = rows read so far) or building the series. */
+  phase?: 'reading' | 'building';
 }
 
 export interface JobFigures {
@@ -31,13 +33,18 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 
 export function jobProgress(job: JobLike): JobProgress | null {
   const d = job.detail ?? {};
-  const own = d.progress as { done?: unknown; total?: unknown; unit?: unknown } | undefined;
-  if (own && num(own.done) !== null && num(own.total) !== null)
+  const own = d.progress as { done?: unknown; total?: unknown; unit?: unknown; phase?: unknown } | undefined;
+  // A load's rows progress describes it while it runs; once ended, its result says what it did.
+  const ended = job.status === 'finished' || job.status === 'failed';
+  if (own && num(own.done) !== null && num(own.total) !== null && !(own.unit === 'rows' && ended)) {
+    const phase = own.phase === 'reading' || own.phase === 'building' ? own.phase : undefined;
     return {
       done: num(own.done)!,
       total: num(own.total)!,
       unit: own.unit === 'rows' ? 'rows' : 'shards',
+      ...(phase ? { phase } : {}),
     };
+  }
   const shards = num(d.shards);
   if (job.kind === 'Process' && shards !== null) {
     const done = Array.isArray(d.shardsDone) ? d.shardsDone.length : job.status === 'finished' ? shards : 0;
@@ -62,7 +69,11 @@ export function jobMessage(job: JobLike): string | null {
   if (typeof d.firstDate === 'string' && typeof d.lastDate === 'string')
     parts.push(`${d.firstDate} – ${d.lastDate}`);
   const progress = jobProgress(job);
-  if (job.status === 'running' && progress)
+  if (job.status === 'running' && progress?.phase === 'reading')
+    parts.push(`reading the source: ${plural(progress.done, 'row', 'rows')} read`);
+  else if (job.status === 'running' && progress?.phase === 'building')
+    parts.push(`building the series from ${plural(progress.done, 'row', 'rows')}`);
+  else if (job.status === 'running' && progress)
     parts.push(`${progress.done} of ${progress.total} ${progress.unit} done`);
   for (const k of ['message', 'processError', 'warning'])
     if (typeof d[k] === 'string') parts.push(d[k] as string);

@@ -10,7 +10,7 @@ import type { Database } from '../db/database';
 import type { DataViewDefinition } from '../dataviews/definition/types';
 import { type DataViewRow, findView } from '../dataviews/repository';
 import { dayToDate } from '../dataset/summary';
-import type { JobRow } from '../jobs/repository';
+import { type JobRow, mergeJobDetail } from '../jobs/repository';
 import { ConflictError, NotFoundError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { buildSeries } from './build-series';
@@ -33,6 +33,48 @@ export interface LoadDeps {
   log: Logger;
   openSource: OpenSource;
   batchSize: number;
+  /**
+   * How often (ms) the rows read so far are written into the job record's `detail.progress` while the
+   * source streams (default LOAD_PROGRESS_EVERY_MS; 0: after every batch).
+   */
+  progressEveryMs?: number;
+}
+
+/** Default throttle of the load's progress writes into its job record. */
+export const LOAD_PROGRESS_EVERY_MS = 2000;
+
+/** A running load's progress as its job record holds it (lib/jobs/progress.ts reads it). */
+export interface LoadProgress {
+  /** Source rows read and staged so far. */
+  done: number;
+  /** The rows expected: the last finished load of this kind, or `done` while unknown. */
+  total: number;
+  unit: 'rows';
+  phase: 'reading' | 'building';
+}
+
+/** Writes a load's progress into its job record (a failure is logged, never fails the load). */
+async function writeProgress(deps: LoadDeps, jobId: number, p: LoadProgress): Promise<void> {
+  try {
+    await mergeJobDetail(deps.db, jobId, { progress: p });
+  } catch (e) {
+    deps.log.warn('load progress not written', { jobId, error: e });
+  }
+}
+
+/** Rows of the last finished load of the same kind and view: the expected total of this one. */
+async function expectedRows(db: Database, job: JobRow): Promise<number | null> {
+  try {
+    const [r] = await db.rows<{ n: unknown }>(
+      sql`SELECT (detail->>'rows')::bigint AS n FROM jobs WHERE data_view_id = ${job.dataViewId}
+        AND kind = ${job.kind} AND status = 'finished' AND id <> ${job.id}
+        ORDER BY finished_at DESC NULLS LAST LIMIT 1`,
+    );
+    const n = Number(r?.n);
+    return Number.isFinite(n) && n > 0 ? n : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -77,6 +119,7 @@ async function stageRows(
   query: { sql: string; name: string },
   dict: Dictionary,
   signal: AbortSignal,
+  progress: (rows: number) => Promise<void> | undefined,
 ): Promise<{ rows: number; minDay: number | null; days: Set<number> }> {
   const shape: RowShape = {
     dateColumn: def.source.dateColumn,
@@ -107,7 +150,10 @@ async function stageRows(
         days.add(r.day);
       }
       await inFlight;
-      inFlight = appendStage(deps.db, schema, dataset, coded);
+      const read = rows;
+      const staging = appendStage(deps.db, schema, dataset, coded);
+      // The progress write follows the batch's insert, so it never counts rows not staged yet.
+      inFlight = staging.then(() => progress(read));
       inFlight.catch(() => {}); // observed by the next await; never an unhandled rejection
       signal.throwIfAborted();
     }
@@ -203,6 +249,15 @@ export async function runLoad(
     await readDictionary(deps.db, schema),
   );
   const t0 = Date.now();
+  const expected = await expectedRows(deps.db, job);
+  const every = deps.progressEveryMs ?? LOAD_PROGRESS_EVERY_MS;
+  let lastWrite = t0;
+  const progress = (rows: number) => {
+    if (Date.now() - lastWrite < every) return undefined;
+    lastWrite = Date.now();
+    const total = Math.max(rows, expected ?? 0);
+    return writeProgress(deps, job.id, { done: rows, total, unit: 'rows', phase: 'reading' });
+  };
   await createStage(deps.db, schema, dataset);
   try {
     const staged = await stageRows(
@@ -212,9 +267,17 @@ export async function runLoad(
       { sql: text, name: custom ? 'custom load query' : 'load query' },
       dict,
       signal,
+      progress,
     );
     const t1 = Date.now();
     signal.throwIfAborted();
+    // Reading is over: the job record says the rows read and that the series are being built.
+    await writeProgress(deps, job.id, {
+      done: staged.rows,
+      total: staged.rows,
+      unit: 'rows',
+      phase: 'building',
+    });
     await refuseDataLoss(deps.db, view, def, schema, mode, staged);
     const built = await deps.db.tx(async (tx) => {
       await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
-import type { JobRow } from '../../../lib/jobs/repository';
+import { jobFigures } from '../../../lib/jobs/progress';
+import { findJob, insertJob, type JobRow } from '../../../lib/jobs/repository';
 import { MAX_DROPPED_DAYS, runLoad } from '../../../lib/pipeline/load';
 import type { OpenSource } from '../../../lib/pipeline/source';
 import { logger, setLogLevel } from '../../../lib/shared/logger';
@@ -208,5 +209,50 @@ describe(`loading a data view on ${backendName}`, () => {
     await expect(load(id)).rejects.toThrow(
       'The load query returns no column shop (category); it returns day, amount.',
     );
+  });
+
+  it('writes the rows read so far into its job record while it reads, then the building phase', async () => {
+    const id = await createDeployedView(t.db, { ...VIEW, name: 'progress' });
+    const rows = Array.from({ length: 10 }, (_, i) => `(${20240101 + i}, 'a', ${i + 1})`).join(', ');
+    await reset(rows);
+    const job = (await insertJob(t.db, {
+      dataViewId: id,
+      kind: 'Load',
+      trigger: 'manual',
+      createdAt: new Date(),
+    }))!;
+    await t.db.rows(sql`UPDATE jobs SET status = 'running' WHERE id = ${job.id}`);
+    // What the job record says each time the load asks the source for its next batch (of 2 rows).
+    const seen: Array<ReturnType<typeof jobFigures>['progress']> = [];
+    const watching: OpenSource = async (name) => {
+      const real = await source.open(name);
+      return {
+        ...real,
+        async *stream(text, opts) {
+          for await (const batch of real.stream(text, opts)) {
+            yield batch;
+            seen.push(jobFigures((await findJob(t.db, job.id))!).progress);
+          }
+        },
+      };
+    };
+    const building: Array<ReturnType<typeof jobFigures>> = [];
+    const { result } = await runLoad(
+      { db: t.db, log: logger, openSource: watching, batchSize: 2, progressEveryMs: 0 },
+      { ...job, status: 'running' },
+      new AbortController().signal,
+    );
+    expect(result.rows).toBe(10);
+    // After the third batch was handed over, at least the first batch's rows are recorded as read.
+    const reading = seen.filter((p) => p?.phase === 'reading');
+    expect(reading.length).toBeGreaterThanOrEqual(3);
+    expect(reading.at(-1)).toMatchObject({ unit: 'rows', phase: 'reading' });
+    expect(reading.at(-1)!.done).toBeGreaterThanOrEqual(6);
+    const after = (await findJob(t.db, job.id))!;
+    expect(after.detail).toMatchObject({ progress: { phase: 'building', done: 10, total: 10 } });
+    building.push(jobFigures(after));
+    expect(building[0].message).toBe('building the series from 10 rows');
+    // Once the job has ended, the rows progress is no longer reported.
+    expect(jobFigures({ ...after, status: 'finished' }).progress).toBeNull();
   });
 });
