@@ -15,8 +15,8 @@ import type { Database } from '../lib/db/database';
 import { dataViews } from '../lib/db/tables/index';
 import { DETECTOR_TYPES, withDefaults } from '../lib/dataviews/definition/detector-params';
 import type { DataViewRow } from '../lib/dataviews/repository';
-import { runViewDetection } from '../lib/detection-run/run';
-import { intArrayLiteral } from '../lib/detection-run/series-reader';
+import { runViewDetection } from '../lib/process-job/run';
+import { intArrayLiteral } from '../lib/process-job/series-reader';
 import { logger } from '../lib/shared/logger';
 
 const argv = process.argv.slice(2);

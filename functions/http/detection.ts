@@ -1,10 +1,10 @@
 /** Detection actions of a data view: Recalculate baseline tables (ad hoc) and the detector preview of the data view editor. */
 import { getContainer } from '../../lib/app/container';
-import { recalculateBaselines } from '../../lib/detection-run/baselines';
-import { type DetectorPreviewBody, previewDetector } from '../../lib/detection-run/preview';
+import { recalculateBaselines } from '../../lib/dataviews/baselines';
+import { type DetectorPreviewBody, previewDetector } from '../../lib/series-explorer/detector-preview';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam, optionalDate } from '../../lib/http/params';
-import { seriesChart } from '../../lib/detection-run/series-chart';
+import { seriesChart } from '../../lib/series-explorer/series-chart';
 import type { Route } from '../../lib/http/router';
 
 const tag = 'Data views';

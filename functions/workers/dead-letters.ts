@@ -3,7 +3,7 @@
  * crashed attempt left behind (a detection run's staging table) is dropped.
  */
 import { deadLetterWorker } from '../../lib/jobs/worker';
-import { abandonJob } from '../../lib/pipeline/jobs';
+import { abandonJob } from '../../lib/process-job/job';
 import { registerWorker } from '../../lib/queue/local';
 import { observed } from '../../lib/shared/observability';
 

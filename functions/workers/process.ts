@@ -1,6 +1,6 @@
 /** The process worker: SQS events of the process queue (detection jobs), partial batch failures reported. */
 import { jobWorker } from '../../lib/jobs/worker';
-import { processJob, processShards } from '../../lib/pipeline/jobs';
+import { processJob, processShards } from '../../lib/process-job/job';
 import { registerWorker } from '../../lib/queue/local';
 import { observed } from '../../lib/shared/observability';
 

@@ -110,7 +110,7 @@ export async function createDataset(db: Database, schema: string, shape: Dataset
 }
 
 /**
- * The baseline tables (`s` is the quoted schema), written by detection (lib/detection-run): daily
+ * The baseline tables (`s` is the quoted schema), written by detection (lib/process-job): daily
  * values as arrays from first_day (YYYYMMDD) on, one row per peer group and window, per parent and
  * child category, and per series with a parent (the mix link); run_id is the run that wrote the row.
  */

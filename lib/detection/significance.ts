@@ -7,7 +7,7 @@
  *   SIM = norm_change·norm_share·norm_duration / (1 + ln(recurrence + 1)).
  * A group maximum of 0 gives 0. A null change % (undefined: nothing was expected) contributes 0,
  * never the maximum; a null share % counts as 0. The publish of a run computes the same set-based
- * (lib/detection-run/anomaly-publish.ts).
+ * (lib/process-job/anomaly-publish.ts).
  */
 
 export interface SignificanceInput {

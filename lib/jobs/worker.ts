@@ -8,7 +8,8 @@ import { parseJobMessage, type JobMessage, type QueueName } from '../queue/port'
 import { logger } from '../shared/logger';
 import { receiveCount } from '../queue/records';
 import type { JobRow } from './repository';
-import { deadLetterJob, type JobWork, runJobAttempt, runShardAttempt, type ShardWork } from './runner';
+import { runShardAttempt, type ShardWork } from '../process-job/shard-attempt';
+import { deadLetterJob, type JobWork, runJobAttempt } from './runner';
 
 interface LambdaContextLike {
   getRemainingTimeInMillis?: () => number;

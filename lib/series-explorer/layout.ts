@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
-import { differingCategorySql, type LayoutRow, layoutOf, type ViewLayout } from '../detection-run/layout';
+import { differingCategorySql, type LayoutRow, layoutOf, type ViewLayout } from '../process-job/layout';
 
 export async function seriesLayout(
   db: Database,

@@ -11,7 +11,7 @@ import { schemaNameFor } from '../../lib/dataset/ddl';
 import type { Database } from '../../lib/db/database';
 import { dataViews } from '../../lib/db/tables/index';
 import type { DataViewAnalysis, DataViewDefinition } from '../../lib/dataviews/definition/types';
-import { runDetection } from '../../lib/pipeline/process';
+import { runDetection } from '../../lib/process-job/start';
 import { setLogLevel } from '../../lib/shared/logger';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,8 +6,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { schemaNameFor } from '../../lib/dataset/ddl';
-import { stageRunIds } from '../../lib/detection-run/anomaly-store';
-import { setOpenSource } from '../../lib/pipeline/jobs';
+import { stageRunIds } from '../../lib/process-job/anomaly-store';
+import { setOpenSource } from '../../lib/pipeline/load-job';
 import type { OpenSource } from '../../lib/pipeline/source';
 import { sqsEvent, sqsRecord } from '../../lib/queue/records';
 import { setLogLevel } from '../../lib/shared/logger';
@@ -23,8 +23,8 @@ import { ADMIN, startTestService, type TestService } from '../support/service';
 
 // Shard `fault.shard` of a fanned-out process job fails every time it runs; the others work.
 const fault = vi.hoisted(() => ({ shard: -1, runs: new Map<number, number>() }));
-vi.mock('../../lib/pipeline/fan-out', async (importOriginal) => {
-  const m = await importOriginal<typeof import('../../lib/pipeline/fan-out')>();
+vi.mock('../../lib/process-job/fan-out', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../../lib/process-job/fan-out')>();
   return {
     ...m,
     runFanOutShard: (...args: Parameters<typeof m.runFanOutShard>) => {

@@ -13,7 +13,7 @@ import { connectDatabase } from '../../lib/db/connect';
 import type { Database } from '../../lib/db/database';
 import { jobs } from '../../lib/db/tables/index';
 import { recoverStalledJobs } from '../../lib/jobs/schedule';
-import { setOpenSource } from '../../lib/pipeline/jobs';
+import { setOpenSource } from '../../lib/pipeline/load-job';
 import { STAGE_TABLE } from '../../lib/pipeline/stage';
 import { setLogLevel } from '../../lib/shared/logger';
 import { type ServedPglite, servePglite } from '../../scripts/local/pglite-server';

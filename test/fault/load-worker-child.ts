@@ -8,7 +8,7 @@ import { handler } from '../../functions/workers/load';
 import { buildContainer, setContainer } from '../../lib/app/container';
 import { loadConfig } from '../../lib/config/config';
 import { openSource } from '../../lib/connectors/index';
-import { setOpenSource } from '../../lib/pipeline/jobs';
+import { setOpenSource } from '../../lib/pipeline/load-job';
 import { sqsEvent, sqsRecord } from '../../lib/queue/records';
 
 async function main() {

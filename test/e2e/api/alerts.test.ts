@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { alertsAfterCycle, alertsScheduleTick } from '../../../lib/alerts/hooks';
 import { ident, schemaNameFor } from '../../../lib/dataset/ddl';
 import type { JobRow } from '../../../lib/jobs/repository';
-import { processJob } from '../../../lib/pipeline/jobs';
+import { processJob } from '../../../lib/process-job/job';
 import { fixedClock } from '../../../lib/shared/clock';
 import { loadedDetectionView } from '../../support/detection-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';

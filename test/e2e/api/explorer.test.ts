@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
-import { readLayout } from '../../../lib/detection-run/layout';
+import { readLayout } from '../../../lib/process-job/layout';
 import { seriesLayout } from '../../../lib/series-explorer/layout';
 import { backendName } from '../../support/db';
 import { loadedDetectionView } from '../../support/detection-fixture';

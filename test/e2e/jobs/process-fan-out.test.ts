@@ -1,7 +1,7 @@
 /** The process job of a view of several shards, spread over shard messages on both queue backends. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
-import { stageRunIds } from '../../../lib/detection-run/anomaly-store';
+import { stageRunIds } from '../../../lib/process-job/anomaly-store';
 import { setLogLevel } from '../../../lib/shared/logger';
 import { backendName } from '../../support/db';
 import {
@@ -17,8 +17,8 @@ import { startTestService, type TestService } from '../../support/service';
 // A shard store that fails while `fault.on`: only the shard messages write through this export.
 // `onWrite` runs before a shard's write (e.g. to change a setting while the run is under way).
 const fault = vi.hoisted(() => ({ on: false, onWrite: undefined as (() => void) | undefined }));
-vi.mock('../../../lib/detection-run/run', async (importOriginal) => {
-  const m = await importOriginal<typeof import('../../../lib/detection-run/run')>();
+vi.mock('../../../lib/process-job/run', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../../../lib/process-job/run')>();
   return {
     ...m,
     writeShard: (...args: Parameters<typeof m.writeShard>) => {

@@ -13,7 +13,7 @@ import { detectSeries } from '../../../lib/detection/detect';
 import { DETECTOR_TYPES } from '../../../lib/detection/params';
 import { computeSignificance } from '../../../lib/detection/significance';
 import type { AnomalyDraft, SeriesInput } from '../../../lib/detection/types';
-import { runDetection } from '../../../lib/pipeline/process';
+import { runDetection } from '../../../lib/process-job/start';
 import { generateView, type SyntheticView } from '../../../scripts/synthetic/generate';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
 import { loadedDetectionView, type StoredAnomaly, storedAnomalies } from '../../support/detection-fixture';

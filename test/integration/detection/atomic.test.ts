@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import type { Database } from '../../../lib/db/database';
-import { runViewDetection } from '../../../lib/detection-run/run';
+import { runViewDetection } from '../../../lib/process-job/run';
 import { findView } from '../../../lib/dataviews/repository';
 import { logger, type Logger } from '../../../lib/shared/logger';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';

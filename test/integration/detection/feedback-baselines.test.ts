@@ -10,7 +10,7 @@ import { loadConfig } from '../../../lib/config/config';
 import { exclusionFlags, FEEDBACK_EXCLUDED } from '../../../lib/feedback/exclusions';
 import { listFeedback, putFeedback } from '../../../lib/feedback/service';
 import type { Caller } from '../../../lib/identity/caller';
-import { runDetection } from '../../../lib/pipeline/process';
+import { runDetection } from '../../../lib/process-job/start';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
 import {
   type DetectionViewOptions,

@@ -7,7 +7,7 @@ import { schemaNameFor } from '../../../lib/dataset/ddl';
 import type { Database } from '../../../lib/db/database';
 import { dataViews } from '../../../lib/db/tables/index';
 import type { DataViewDefinition } from '../../../lib/dataviews/definition/types';
-import { runDetection } from '../../../lib/pipeline/process';
+import { runDetection } from '../../../lib/process-job/start';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
 import {
   type DetectionViewOptions,

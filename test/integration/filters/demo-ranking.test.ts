@@ -14,7 +14,7 @@ import { dataViews } from '../../../lib/db/tables/index';
 import type { DataViewDefinition } from '../../../lib/dataviews/definition/types';
 import type { AnomalyRecord, FilterDefinition } from '../../../lib/filters/types';
 import type { Caller } from '../../../lib/identity/caller';
-import { runDetection } from '../../../lib/pipeline/process';
+import { runDetection } from '../../../lib/process-job/start';
 import { fixedClock } from '../../../lib/shared/clock';
 import { demoInjections, demoRows, demoStart } from '../../../scripts/demo/data';
 import { demoDefinition } from '../../../scripts/demo/definition';

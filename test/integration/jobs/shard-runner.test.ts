@@ -1,18 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../../lib/db/tables/index';
-import { createStage, stageRunIds } from '../../../lib/detection-run/anomaly-store';
+import { createStage, stageRunIds } from '../../../lib/process-job/anomaly-store';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { markShardDone } from '../../../lib/jobs/repository';
-import {
-  DETACHED,
-  deadLetterJob,
-  type RunnerDeps,
-  runJobAttempt,
-  runShardAttempt,
-  type ShardWork,
-} from '../../../lib/jobs/runner';
-import { abandonRun } from '../../../lib/pipeline/fan-out';
+import { DETACHED, deadLetterJob, type RunnerDeps, runJobAttempt } from '../../../lib/jobs/runner';
+import { runShardAttempt, type ShardWork } from '../../../lib/process-job/shard-attempt';
+import { abandonRun } from '../../../lib/process-job/fan-out';
 import { fixedClock } from '../../../lib/shared/clock';
 import { logger, setLogLevel } from '../../../lib/shared/logger';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';

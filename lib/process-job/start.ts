@@ -1,15 +1,15 @@
 /**
- * The process job: detection over the loaded series of a data view (lib/detection-run). A problem
+ * The process job: detection over the loaded series of a data view (run.ts, shard.ts). A problem
  * of the definition (ValidationError) fails the job at once; anything else is retried. The view's
  * previous anomalies stay as they were until a run completes. A view of several shards is spread
  * over workers (fan-out.ts) unless DETECTION_FAN_OUT is off.
  */
 import type { Container } from '../app/container';
-import { planRun, runViewDetection } from '../detection-run/run';
+import { planRun, runViewDetection } from './run';
 import type { JobRow } from '../jobs/repository';
 import { DETACHED } from '../jobs/runner';
 import { detectionDeps, fansOut, startFanOut } from './fan-out';
-import { deployedView } from './load';
+import { deployedView } from '../pipeline/load';
 
 /** Runs detection for the view in this worker; the job runner marks the job finished with the returned detail. */
 export async function runDetection(

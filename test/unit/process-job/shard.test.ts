@@ -6,10 +6,10 @@ import {
   engineConfig,
   replaceFromDay,
   viewDetectors,
-} from '../../../lib/detection-run/detectors';
-import { type PeerGroup, planShards } from '../../../lib/detection-run/layout';
-import type { SeriesBlock } from '../../../lib/detection-run/series-reader';
-import { detectShardBlock, shardSeriesIds } from '../../../lib/detection-run/shard';
+} from '../../../lib/process-job/detectors';
+import { type PeerGroup, planShards } from '../../../lib/process-job/layout';
+import type { SeriesBlock } from '../../../lib/process-job/series-reader';
+import { detectShardBlock, shardSeriesIds } from '../../../lib/process-job/shard';
 
 const group = (parentId: number | null, category: number, memberIds: number[]): PeerGroup => ({
   parentId,

@@ -18,9 +18,9 @@ import type { DataViewDefinition } from '../dataviews/definition/types';
 import { visibleView } from '../dataviews/service';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
-import { detectionContext, engineConfig, peerWeeks } from './detectors';
-import { readLayout, type ViewLayout } from './layout';
-import { readSeriesBlock, rowPresent, rowValues } from './series-reader';
+import { detectionContext, engineConfig, peerWeeks } from '../process-job/detectors';
+import { readLayout, type ViewLayout } from '../process-job/layout';
+import { readSeriesBlock, rowPresent, rowValues } from '../process-job/series-reader';
 
 export interface DetectorPreviewBody {
   seriesId?: number;

@@ -8,7 +8,7 @@ import type { DataViewDefinition } from '../dataviews/definition/types';
 import { visibleView } from '../dataviews/service';
 import { type Caller, requireRead } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
-import { runPreview } from './preview';
+import { runPreview } from './detector-preview';
 
 export interface SeriesChart {
   dataViewId: number;

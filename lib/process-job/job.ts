@@ -1,54 +1,15 @@
-/** The work of the load and process workers, wired from the container. */
+/** The work of the process worker (detection), its shard messages and its dead-letter clean-up, wired from the container. */
 import type { Container } from '../app/container';
-import { enqueueProcessAfterLoad } from '../jobs/enqueue';
 import type { JobRow } from '../jobs/repository';
-import { DETACHED, errorText, type ShardWork } from '../jobs/runner';
+import { DETACHED, errorText } from '../jobs/runner';
 import { eq } from 'drizzle-orm';
 import { dataViews } from '../db/tables/index';
 import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
 import { alertsAfterCycle } from '../alerts/hooks';
-import { runLoad } from './load';
 import { abandonFanOut, abandonRun, runFanOutShard } from './fan-out';
-import { startDetection } from './process';
-import { connectorSources, type OpenSource } from './source';
-
-/** Sources of this process; tests and the benchmark install their own. */
-let sourceOverride: OpenSource | undefined;
-
-export function setOpenSource(open: OpenSource | undefined): void {
-  sourceOverride = open;
-}
-
-/** Load or custom load, then the process job when the view is enabled. */
-export async function loadJob(
-  c: Container,
-  job: JobRow,
-  signal: AbortSignal,
-): Promise<Record<string, unknown>> {
-  const log = logger.child({ jobId: job.id });
-  const { view, result } = await runLoad(
-    {
-      db: c.db,
-      log,
-      openSource: sourceOverride ?? connectorSources(c),
-      batchSize: c.config.jobs.loadBatchSize,
-    },
-    job,
-    signal,
-  );
-  const detail: Record<string, unknown> = { ...result };
-  if (view.enabled) {
-    try {
-      detail.processJobId = await enqueueProcessAfterLoad(c, view, job.id);
-    } catch (e) {
-      // The data is committed: a process job that could not be queued is reported, not retried as a load.
-      detail.processError = errorText(e);
-      log.error('process job not queued after load', { error: e });
-    }
-  }
-  return detail;
-}
+import type { ShardWork } from './shard-attempt';
+import { startDetection } from './start';
 
 /** Detection over the loaded data, here or handed to shard messages (then the last shard finishes the job). */
 export async function processJob(

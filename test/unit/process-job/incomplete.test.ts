@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INCOMPLETE_DEFAULTS, incompleteTrailingDays } from '../../../lib/detection-run/incomplete';
+import { INCOMPLETE_DEFAULTS, incompleteTrailingDays } from '../../../lib/process-job/incomplete';
 
 /** Five weeks of a weekly pattern (weekends low). */
 const weekly = (weeks = 5) =>

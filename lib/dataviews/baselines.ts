@@ -5,15 +5,20 @@
  */
 import type { Container } from '../app/container';
 import { schemaNameFor } from '../dataset/ddl';
-import type { DataViewDefinition } from '../dataviews/definition/types';
-import { visibleView } from '../dataviews/service';
+import type { DataViewDefinition } from './definition/types';
+import { visibleView } from './service';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError } from '../shared/errors';
-import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
-import { CROSS_TYPES, peerWeeks, type ViewDetector, viewDetectors } from './detectors';
-import { mixLinks, planShards, readLayout } from './layout';
-import { readSeriesBlock } from './series-reader';
-import { shardBaselines } from './shard';
+import {
+  ensureBaselineTables,
+  pruneBaselines,
+  writeMixLinks,
+  writeShardBaselines,
+} from '../process-job/baseline-store';
+import { CROSS_TYPES, peerWeeks, type ViewDetector, viewDetectors } from '../process-job/detectors';
+import { mixLinks, planShards, readLayout } from '../process-job/layout';
+import { readSeriesBlock } from '../process-job/series-reader';
+import { shardBaselines } from '../process-job/shard';
 
 export const NO_BASELINE_DETECTORS = 'No peer, mix or cardinality detector is defined for this data view.';
 

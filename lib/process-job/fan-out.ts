@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { Container } from '../app/container';
 import type { Database } from '../db/database';
-import { dropStage, stageTable } from '../detection-run/anomaly-store';
+import { dropStage, stageTable } from './anomaly-store';
 import {
   type DetectionDeps,
   detectShard,
@@ -19,13 +19,13 @@ import {
   runSetups,
   runSummary,
   writeShard,
-} from '../detection-run/run';
+} from './run';
 import { schemaNameFor } from '../dataset/ddl';
 import { findView } from '../dataviews/repository';
 import { findJob, type JobRow, markShardDone, mergeJobDetail, requeueJob } from '../jobs/repository';
 import type { ShardRef } from '../queue/port';
 import { logger } from '../shared/logger';
-import { deployedView } from './load';
+import { deployedView } from '../pipeline/load';
 
 /** The detection deps of a job. */
 export function detectionDeps(

@@ -1,0 +1,45 @@
+/** The work of the load worker: load or custom load, then the process job when the view is enabled. */
+import type { Container } from '../app/container';
+import { enqueueProcessAfterLoad } from '../jobs/enqueue';
+import type { JobRow } from '../jobs/repository';
+import { errorText } from '../jobs/runner';
+import { logger } from '../shared/logger';
+import { runLoad } from './load';
+import { connectorSources, type OpenSource } from './source';
+
+/** Sources of this process; tests and the benchmark install their own. */
+let sourceOverride: OpenSource | undefined;
+
+export function setOpenSource(open: OpenSource | undefined): void {
+  sourceOverride = open;
+}
+
+/** Load or custom load, then the process job when the view is enabled. */
+export async function loadJob(
+  c: Container,
+  job: JobRow,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const log = logger.child({ jobId: job.id });
+  const { view, result } = await runLoad(
+    {
+      db: c.db,
+      log,
+      openSource: sourceOverride ?? connectorSources(c),
+      batchSize: c.config.jobs.loadBatchSize,
+    },
+    job,
+    signal,
+  );
+  const detail: Record<string, unknown> = { ...result };
+  if (view.enabled) {
+    try {
+      detail.processJobId = await enqueueProcessAfterLoad(c, view, job.id);
+    } catch (e) {
+      // The data is committed: a process job that could not be queued is reported, not retried as a load.
+      detail.processError = errorText(e);
+      log.error('process job not queued after load', { error: e });
+    }
+  }
+  return detail;
+}
