@@ -1,0 +1,675 @@
+/**
+ * End to end, as a user meets it: a deterministic hotel-chain source (scripts/synthetic/cube.ts:
+ * district → hotel, room type, channel; sparse leaves, seasonality, injected anomalies) in a source
+ * table, the service started as `npm start` starts it (scripts/start.ts, a temporary DATA_DIR and a free
+ * port; DATABASE_URL for PostgreSQL, none for the embedded PGlite), then through HTTP only: a connector,
+ * a data view (dod, wow, spike, dt, changepoint, gap on their defaults), POST load, and the times to
+ * load finished, detection finished and the first Top 100 answer, with the latency of status and
+ * anomaly queries polled while the jobs run. The floor is measured in the same run on the source
+ * server: COPY of the source table out and in, and a bare GROUPING SETS cube over integer codes.
+ *
+ * `DATABASE_URL=postgres://… npm run bench -- e2e --scale small|hotel|big [--targets postgres,pglite] [--no-write]`
+ * Without DATABASE_URL the source is a PGlite served on 127.0.0.1 and only the embedded target runs.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pipeline } from 'node:stream/promises';
+import postgres from 'postgres';
+import { fromEpochDay } from '../lib/calendar/days';
+import { groupingSets } from '../lib/pipeline/grouping';
+import { servePglite } from './local/pglite-server';
+import {
+  CUBE_CATEGORIES,
+  type Cube,
+  type CubeOptions,
+  generateCube,
+  HOTEL_CUBE,
+  SMALL_CUBE,
+} from './synthetic/cube';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** small ≈198 series × 1 year; hotel ≈3,978 series × 3 years (2.15 M rows); big ≈100,000 series × 1 year. */
+export const SCALES: Record<string, CubeOptions> = {
+  small: SMALL_CUBE,
+  hotel: HOTEL_CUBE,
+  big: {
+    seed: 13,
+    districts: 100,
+    hotels: 3000,
+    roomTypes: 2,
+    channels: 10,
+    days: 365,
+    start: '2024-01-01',
+    injections: 1000,
+  },
+};
+
+const DETECTORS = ['dod', 'wow', 'spike', 'dt', 'changepoint', 'gap'];
+const TABLE = 'hotel_bookings';
+const ADMIN = { email: 'admin@example.com', password: 'bench-e2e-admin-pw' };
+
+interface Opts {
+  scale: string;
+  targets: Array<'postgres' | 'pglite'>;
+  write: boolean;
+  pollMs: number;
+  timeoutMs: number;
+}
+
+function parse(args: string[]): Opts {
+  const opt = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const scale = opt('--scale') ?? 'small';
+  if (!SCALES[scale]) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`);
+  const targets = (opt('--targets') ?? (process.env.DATABASE_URL ? 'postgres,pglite' : 'pglite'))
+    .split(',')
+    .map((t) => t.trim()) as Opts['targets'];
+  for (const t of targets) if (t !== 'postgres' && t !== 'pglite') throw new Error(`unknown target ${t}`);
+  if (targets.includes('postgres') && !process.env.DATABASE_URL)
+    throw new Error('the postgres target needs DATABASE_URL (a server where databases can be created)');
+  return {
+    scale,
+    targets,
+    write: !args.includes('--no-write'),
+    pollMs: Number(opt('--poll-ms') ?? 200),
+    timeoutMs: Number(opt('--timeout-s') ?? 1800) * 1000,
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const s1 = (ms: number | null | undefined) =>
+  ms === null || ms === undefined ? '–' : (ms / 1000).toFixed(1);
+const load1 = () => os.loadavg()[0].toFixed(1);
+
+function stats(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? Number.NaN;
+  return { n: s.length, p50: q(0.5), p95: q(0.95), max: s.at(-1) ?? Number.NaN };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- the source
+
+function dayInt(cube: Cube, i: number): number {
+  return Number(fromEpochDay(cube.day0 + i).replaceAll('-', ''));
+}
+
+/** The cube's rows as COPY text lines, in chunks. */
+function* copyLines(cube: Cube, chunk = 20_000): Generator<string> {
+  const days = Array.from({ length: cube.days }, (_, i) => dayInt(cube, i));
+  const leaf = cube.leaves.map((l) => `${l.district}\t${l.hotel}\t${l.room_type}\t${l.channel}`);
+  let out: string[] = [];
+  for (let r = 0; r < cube.rows; r++) {
+    out.push(
+      `${days[cube.rowDay[r]]}\t${leaf[cube.rowLeaf[r]]}\t${cube.rowAmount[r]}\t${cube.rowCount[r]}\n`,
+    );
+    if (out.length >= chunk) {
+      yield out.join('');
+      out = [];
+    }
+  }
+  if (out.length) yield out.join('');
+}
+
+const TABLE_DDL = `(day integer NOT NULL, district text NOT NULL, hotel text NOT NULL, room_type text NOT NULL,
+  channel text NOT NULL, revenue double precision NOT NULL, bookings integer NOT NULL)`;
+
+interface Source {
+  /** The connector's connection string (as the service's connector stores it). */
+  connString: string;
+  sql: postgres.Sql;
+  close(): Promise<void>;
+}
+
+/** A fresh database on the server of DATABASE_URL. */
+async function serverDatabase(url: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await admin.end({ timeout: 1 });
+    },
+  };
+}
+
+async function openSourceDb(dir: string): Promise<Source> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const db = await serverDatabase(url, 'bench_e2e_source');
+    const client = postgres(db.url, { max: 2, onnotice: () => {} });
+    return {
+      connString: db.url,
+      sql: client,
+      close: async () => {
+        await client.end({ timeout: 1 });
+        await db.drop();
+      },
+    };
+  }
+  const served = await servePglite(path.join(dir, 'source-db'));
+  const client = postgres(served.url, { max: 1, onnotice: () => {} });
+  return {
+    connString: `Host=127.0.0.1;Port=${served.port};Database=postgres;Username=postgres;Password=pw;SSL Mode=disable`,
+    sql: client,
+    close: async () => {
+      await client.end({ timeout: 1 });
+      await served.close();
+    },
+  };
+}
+
+/** Writes the cube into the source table (COPY on a server, batched inserts on PGlite). */
+async function fillSource(src: Source, cube: Cube): Promise<number> {
+  const t0 = performance.now();
+  await src.sql.unsafe(`DROP TABLE IF EXISTS ${TABLE}`);
+  await src.sql.unsafe(`CREATE TABLE ${TABLE} ${TABLE_DDL}`);
+  if (process.env.DATABASE_URL) {
+    const stream = await src.sql.unsafe(`COPY ${TABLE} FROM STDIN`).writable();
+    await pipeline(copyLines(cube), stream);
+  } else {
+    const step = 20_000;
+    const days = Array.from({ length: cube.days }, (_, i) => dayInt(cube, i));
+    for (let r0 = 0; r0 < cube.rows; r0 += step) {
+      const cols: Array<Array<string | number>> = [[], [], [], [], [], [], []];
+      for (let r = r0; r < Math.min(cube.rows, r0 + step); r++) {
+        const l = cube.leaves[cube.rowLeaf[r]];
+        cols[0].push(days[cube.rowDay[r]]);
+        cols[1].push(l.district);
+        cols[2].push(l.hotel);
+        cols[3].push(l.room_type);
+        cols[4].push(l.channel);
+        cols[5].push(cube.rowAmount[r]);
+        cols[6].push(cube.rowCount[r]);
+      }
+      await src.sql.unsafe(
+        `INSERT INTO ${TABLE} SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::int[])`,
+        cols as never,
+      );
+    }
+  }
+  await src.sql.unsafe(`ANALYZE ${TABLE}`);
+  return performance.now() - t0;
+}
+
+/** The floor on the source server: COPY out + in of the source table; a bare GROUPING SETS over integer codes. */
+async function measureFloor(src: Source): Promise<{ copyMs: number; cubeMs: number; cubeRows: number }> {
+  await src.sql.unsafe(`DROP TABLE IF EXISTS floor_copy, floor_codes, floor_cube`);
+  await src.sql.unsafe(`CREATE TABLE floor_copy ${TABLE_DDL}`);
+  let copyMs = Number.NaN;
+  if (process.env.DATABASE_URL) {
+    const other = postgres(src.connString, { max: 1, onnotice: () => {} });
+    try {
+      const t0 = performance.now();
+      const out = await src.sql.unsafe(`COPY ${TABLE} TO STDOUT`).readable();
+      const into = await other.unsafe('COPY floor_copy FROM STDIN').writable();
+      await pipeline(out, into);
+      copyMs = performance.now() - t0;
+    } finally {
+      await other.end({ timeout: 1 });
+    }
+  }
+  // Integer codes per category, set up outside the timing (a load's coding happens while it streams).
+  const cats = CUBE_CATEGORIES.map((c) => c.name);
+  await src.sql.unsafe(`CREATE TABLE floor_codes AS SELECT day,
+    ${cats.map((c) => `dense_rank() OVER (ORDER BY ${c})::int AS k_${c}`).join(', ')}, revenue, bookings FROM ${TABLE}`);
+  await src.sql.unsafe('ANALYZE floor_codes');
+  const sets = groupingSets(CUBE_CATEGORIES)
+    .map((g) => `(day${g.members.map((i) => `, k_${cats[i]}`).join('')})`)
+    .join(', ');
+  const t1 = performance.now();
+  const [r] = await src.sql.begin(async (tx) => {
+    await tx.unsafe(`SET LOCAL work_mem = '256MB'`);
+    await tx.unsafe(`CREATE TABLE floor_cube AS SELECT day, ${cats.map((c) => `k_${c}`).join(', ')},
+      sum(revenue) AS v, sum(bookings) AS n FROM floor_codes GROUP BY GROUPING SETS (${sets})`);
+    return tx.unsafe('SELECT count(*)::int AS n FROM floor_cube');
+  });
+  const cubeMs = performance.now() - t1;
+  await src.sql.unsafe(`DROP TABLE IF EXISTS floor_copy, floor_codes, floor_cube`);
+  return { copyMs, cubeMs, cubeRows: Number(r.n) };
+}
+
+// ---------------------------------------------------------------- the service
+
+interface Service {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+async function startService(target: 'postgres' | 'pglite', databaseUrl?: string): Promise<Service> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `bench-e2e-${target}-`));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    DEMO: 'off',
+    WEB_BUILD: 'skip',
+    SEED_ADMIN_PASSWORD: ADMIN.password,
+    SEED_USER_PASSWORD: 'bench-e2e-user-pw',
+  };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 180_000;
+  while (!out.includes('Anomaly monitor is running')) {
+    if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${out}`);
+    if (Date.now() > until) throw new Error(`npm start did not come up in 180 s:\n${out}`);
+    await sleep(200);
+  }
+  return {
+    url,
+    child,
+    dataDir,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, sleep(10_000)]);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Reply = { status: number; body: any; ms: number };
+type Call = (method: string, p: string, body?: unknown) => Promise<Reply>;
+
+function client(url: string, token?: string): Call {
+  return async (method, p, body) => {
+    const t0 = performance.now();
+    const res = await fetch(url + p, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, body: parsed, ms };
+  };
+}
+
+function must(r: Reply, what: string): any {
+  if (r.status >= 300) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** Peak resident memory (VmHWM, MiB) of a process and its descendants. */
+function peakRss(pid: number): number {
+  let total = 0;
+  const walk = (p: number) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const m = /VmHWM:\s+(\d+) kB/.exec(status);
+      if (m) total += Number(m[1]) / 1024;
+      for (const t of readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/))
+        if (t) walk(Number(t));
+    } catch {
+      // gone
+    }
+  };
+  walk(pid);
+  return total;
+}
+
+interface Latency {
+  kind: 'status' | 'top100';
+  phase: 'load' | 'detection';
+  ms: number;
+  status: number;
+}
+
+export interface E2eResult {
+  target: 'postgres' | 'pglite';
+  sourceRows: number;
+  series: number | null;
+  anomalies: number | null;
+  /** Milliseconds from POST load. */
+  loadFinished: number | null;
+  detectionFinished: number | null;
+  firstTop100: number | null;
+  loadMs: number | null;
+  streamMs: number | null;
+  buildMs: number | null;
+  buildSteps: Record<string, number> | null;
+  detectionMs: number | null;
+  processDetail: Record<string, unknown> | null;
+  latencies: Latency[];
+  hierarchicalMs: number | null;
+  failures: string[];
+  after: { status: number; ms: number } | null;
+  peakRssMiB: number;
+  loadAvg: [string, string];
+}
+
+async function runTarget(
+  target: 'postgres' | 'pglite',
+  source: Source,
+  cube: Cube,
+  o: Opts,
+): Promise<E2eResult> {
+  const la0 = load1();
+  const svcDb =
+    target === 'postgres' ? await serverDatabase(process.env.DATABASE_URL!, 'bench_e2e_service') : undefined;
+  const svc = await startService(target, svcDb?.url);
+  const failures: string[] = [];
+  try {
+    const anon = client(svc.url);
+    const token = must(await anon('POST', '/api/v1/auth/token', ADMIN), 'signing in').accessToken;
+    const call = client(svc.url, token);
+    must(
+      await call('POST', '/api/v1/connectors', {
+        name: 'bench_source',
+        type: 'pgsql',
+        description: 'bench-e2e source',
+        configuration: { conn_string: source.connString },
+      }),
+      'creating the connector',
+    );
+    const first = fromEpochDay(cube.day0);
+    const last = fromEpochDay(cube.day0 + cube.days - 1);
+    const view = must(
+      await call('POST', '/api/v1/dataviews', {
+        schemaVersion: 3,
+        metadata: { name: 'hotel_e2e', domain: 'bench', description: 'bench-e2e hotel cube', enabled: true },
+        source: {
+          connector: 'bench_source',
+          dateColumn: 'day',
+          valueColumn: 'revenue',
+          countColumn: 'bookings',
+          loadMode: 'full',
+          trigger: 'api',
+          loadQuery: `SELECT day, district, hotel, room_type, channel, revenue, bookings FROM ${TABLE}`,
+        },
+        categories: CUBE_CATEGORIES.map((c) => ({ ...c, label: c.name })),
+        analysis: { fillGapMethod: 'zero', detectors: DETECTORS.map((type) => ({ type })) },
+      }),
+      'creating the data view',
+    );
+    const id = view.id as number;
+    must(await call('POST', `/api/v1/dataviews/${id}/deploy`), 'deploying');
+    must(await call('POST', `/api/v1/dataviews/${id}/enable`), 'enabling');
+    const filter = (extra: Record<string, unknown>) =>
+      call('POST', '/api/v1/anomaly-filters', {
+        timeRange: 'Custom',
+        dateFrom: first,
+        dateTo: last,
+        dataViews: 'bench / hotel_e2e',
+        sortBy: 'SIN',
+        limit: 100,
+        ...extra,
+      });
+    const top = must(await filter({ name: 'bench top 100' }), 'creating the Top 100 filter').id;
+    const hier = must(
+      await filter({
+        name: 'bench hierarchical',
+        isAggregated: true,
+        aggregationMode: 'Hierarchical',
+        minCommonCategories: 1,
+      }),
+      'creating the hierarchical filter',
+    ).id;
+
+    // POST load, then poll the jobs; two readers poll status and the Top 100 while the jobs run.
+    const t0 = Date.now();
+    const job = must(await call('POST', `/api/v1/dataviews/${id}/jobs/load`), 'POST load');
+    const latencies: Latency[] = [];
+    let phase: 'load' | 'detection' = 'load';
+    let running = true;
+    let peak = 0;
+    const reader = async (kind: Latency['kind'], p: string) => {
+      while (running) {
+        const r = await call('GET', p).catch((e) => ({ status: 0, ms: Number.NaN, body: String(e) }));
+        if (!running) break;
+        latencies.push({ kind, phase, ms: r.ms, status: r.status });
+        if (r.status !== 200 && failures.length < 20)
+          failures.push(`${kind} during ${phase}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+        peak = Math.max(peak, peakRss(svc.child.pid!));
+        await sleep(o.pollMs);
+      }
+    };
+    const readers = [
+      reader('status', `/api/v1/dataviews/${id}/status`),
+      reader('top100', `/api/v1/anomalies/by-filter/${top}`),
+    ];
+    const until = t0 + o.timeoutMs;
+    const waitJob = async (jobId: number) => {
+      for (;;) {
+        const r = await call('GET', `/api/v1/jobs/${jobId}`).catch(() => undefined);
+        const j = r?.status === 200 ? r.body : undefined;
+        if (j && (j.status === 'finished' || j.status === 'failed')) return j;
+        if (Date.now() > until) return j ?? { status: 'timeout' };
+        await sleep(250);
+      }
+    };
+    const since = (iso: string | null | undefined) => (iso ? Date.parse(iso) - t0 : null);
+    const loaded = await waitJob(job.id);
+    let detected: any = null;
+    if (loaded.status !== 'finished') failures.push(`load ${loaded.status}: ${loaded.error ?? ''}`);
+    else if (typeof loaded.detail?.processJobId === 'number') {
+      phase = 'detection';
+      detected = await waitJob(loaded.detail.processJobId);
+      if (detected.status !== 'finished')
+        failures.push(`detection ${detected.status}: ${detected.error ?? ''}`);
+    }
+    running = false;
+    await Promise.all(readers);
+    // The first Top 100 answer with rows after detection.
+    let firstTop100: number | null = null;
+    if (detected?.status === 'finished') {
+      for (let i = 0; i < 100; i++) {
+        const r = await call('GET', `/api/v1/anomalies/by-filter/${top}`);
+        const rows = Array.isArray(r.body) ? r.body : (r.body?.anomalies ?? r.body?.items ?? r.body?.rows);
+        if (r.status === 200 && Array.isArray(rows) && rows.length > 0) {
+          firstTop100 = Date.now() - t0;
+          break;
+        }
+        await sleep(100);
+      }
+    }
+    let hierarchicalMs: number | null = null;
+    if (detected?.status === 'finished') {
+      const h = await call('GET', `/api/v1/anomalies/by-filter/${hier}`);
+      hierarchicalMs = h.ms;
+      if (h.status !== 200)
+        failures.push(`hierarchical: ${h.status} ${JSON.stringify(h.body).slice(0, 200)}`);
+    }
+    // After the jobs: the service still answers (no 500 until restart).
+    const after = await call('GET', `/api/v1/dataviews/${id}/status`).catch(() => undefined);
+    const status = after?.body;
+    peak = Math.max(peak, peakRss(svc.child.pid!));
+    return {
+      target,
+      sourceRows: cube.rows,
+      series: loaded.detail?.series ?? null,
+      anomalies: detected?.detail?.anomalies ?? status?.anomalies ?? null,
+      loadFinished: since(loaded.finishedAt),
+      detectionFinished: detected ? since(detected.finishedAt) : null,
+      firstTop100,
+      loadMs:
+        loaded.startedAt && loaded.finishedAt
+          ? Date.parse(loaded.finishedAt) - Date.parse(loaded.startedAt)
+          : null,
+      streamMs: loaded.detail?.streamMs ?? null,
+      buildMs: loaded.detail?.buildMs ?? null,
+      buildSteps: loaded.detail?.buildSteps ?? null,
+      detectionMs:
+        detected?.finishedAt && loaded.finishedAt
+          ? Date.parse(detected.finishedAt) - Date.parse(loaded.finishedAt)
+          : null,
+      processDetail: detected?.detail ?? null,
+      latencies,
+      hierarchicalMs,
+      failures,
+      after: after ? { status: after.status, ms: after.ms } : null,
+      peakRssMiB: peak,
+      loadAvg: [la0, load1()],
+    };
+  } finally {
+    await svc.stop();
+    await svcDb?.drop();
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+function latencyRows(r: E2eResult): string[] {
+  const out: string[] = [];
+  for (const phase of ['load', 'detection'] as const)
+    for (const kind of ['status', 'top100'] as const) {
+      const xs = r.latencies
+        .filter((l) => l.phase === phase && l.kind === kind && l.status === 200)
+        .map((l) => l.ms);
+      const bad = r.latencies.filter((l) => l.phase === phase && l.kind === kind && l.status !== 200).length;
+      const s = stats(xs);
+      out.push(
+        `| ${r.target} | ${kind === 'status' ? 'GET status' : 'GET by-filter Top 100'} | during ${phase} | ${s.n} | ${bad} | ${s.p50.toFixed(0)} | ${s.p95.toFixed(0)} | ${s.max.toFixed(0)} |`,
+      );
+    }
+  return out;
+}
+
+function markdown(
+  o: Opts,
+  cube: Cube,
+  floor: Awaited<ReturnType<typeof measureFloor>>,
+  results: E2eResult[],
+  fillMs: number,
+): string {
+  const date = new Date().toISOString().slice(0, 10);
+  const floorMs = floor.copyMs + floor.cubeMs;
+  const lines = [
+    `Measured by \`npm run bench -- e2e --scale ${o.scale}\` (\`scripts/bench-e2e.ts\`) on ${date}: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ` +
+      `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.env.DATABASE_URL ? 'PostgreSQL on the same machine (default settings), ' : ''}shared with other work; ` +
+      `the load average (1 min) is given per run. Source: ${cube.rows.toLocaleString('en-US')} rows (${cube.seriesCount.toLocaleString('en-US')} series × ${cube.days} days; ` +
+      `${cube.leaves.length.toLocaleString('en-US')} leaves), written in ${s1(fillMs)} s; detectors ${DETECTORS.join(', ')} on their defaults. ` +
+      'Times from POST load, through HTTP to the service started as `npm start` does.',
+    '',
+    `Floor (same run, on the source server): COPY out + in of the source table ${s1(floor.copyMs)} s; bare GROUPING SETS over integer codes ${s1(floor.cubeMs)} s (${floor.cubeRows.toLocaleString('en-US')} rows); together ${s1(floorMs)} s.`,
+    '',
+    '| service database | load finished (s) | detection finished (s) | first Top 100 (s) | load (s): read / build | load ÷ floor | detection + publish (s) | hierarchical 3 years (s) | series | anomalies | peak RSS (MiB) | load avg start / end |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.target} | ${s1(r.loadFinished)} | **${s1(r.detectionFinished)}** | ${s1(r.firstTop100)} | ${s1(r.loadMs)}: ${s1(r.streamMs)} / ${s1(r.buildMs)} | ${r.loadMs ? (r.loadMs / floorMs).toFixed(2) : '–'} | ${s1(r.detectionMs)} | ${s1(r.hierarchicalMs)} | ${r.series ?? '–'} | ${r.anomalies ?? '–'} | ${r.peakRssMiB.toFixed(0)} | ${r.loadAvg.join(' / ')} |`,
+    ),
+    '',
+    '| service database | query | while | calls | not 200 | p50 ms | p95 ms | max ms |',
+    '|---|---|---|---:|---:|---:|---:|---:|',
+    ...results.flatMap(latencyRows),
+    '',
+    ...results.map(
+      (r) =>
+        `- ${r.target}: build steps ${JSON.stringify(r.buildSteps)}; detection ${JSON.stringify(
+          Object.fromEntries(
+            Object.entries(r.processDetail ?? {}).filter(
+              ([k, v]) => typeof v === 'number' || k.endsWith('Ms'),
+            ),
+          ),
+        )}${r.failures.length ? `; failures: ${r.failures.slice(0, 3).join(' | ')}` : ''}; after the jobs status answered ${r.after?.status ?? '–'} in ${r.after ? r.after.ms.toFixed(0) : '–'} ms.`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+function writeSection(scale: string, text: string): void {
+  const file = path.join(root, 'docs/performance.md');
+  const doc = readFileSync(file, 'utf8');
+  const start = `<!-- bench-e2e-${scale}:start -->`;
+  const end = `<!-- bench-e2e-${scale}:end -->`;
+  const section = `${start}\n### End to end, scale ${scale}\n\n${text}\n${end}`;
+  const i = doc.indexOf(start);
+  const j = doc.indexOf(end);
+  const next =
+    i >= 0 && j > i
+      ? doc.slice(0, i) + section + doc.slice(j + end.length)
+      : `${doc.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, next);
+}
+
+export async function benchE2e(args: string[]): Promise<void> {
+  const o = parse(args);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
+  const tg = performance.now();
+  const cube = generateCube(SCALES[o.scale]);
+  console.log(
+    `scale ${o.scale}: ${cube.rows.toLocaleString('en-US')} source rows, ${cube.seriesCount} series × ${cube.days} days (generated in ${s1(performance.now() - tg)} s); load average ${load1()}`,
+  );
+  const source = await openSourceDb(dir);
+  try {
+    const fillMs = await fillSource(source, cube);
+    console.log(`source table written in ${s1(fillMs)} s`);
+    const floor = await measureFloor(source);
+    console.log(
+      `floor: COPY out + in ${s1(floor.copyMs)} s, bare GROUPING SETS over codes ${s1(floor.cubeMs)} s`,
+    );
+    const results: E2eResult[] = [];
+    for (const target of o.targets) {
+      console.log(`-- ${target}: starting the service…`);
+      const r = await runTarget(target, source, cube, o);
+      results.push(r);
+      console.log(
+        `${target}: load finished ${s1(r.loadFinished)} s, detection finished ${s1(r.detectionFinished)} s, first Top 100 ${s1(r.firstTop100)} s (load avg ${r.loadAvg.join(' → ')})`,
+      );
+      for (const f of r.failures) console.log(`  ! ${f}`);
+    }
+    const text = markdown(o, cube, floor, results, fillMs);
+    console.log(`\n${text}`);
+    if (o.write) writeSection(o.scale, text);
+  } finally {
+    await source.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  benchE2e(process.argv.slice(2)).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
