@@ -13,7 +13,7 @@ import {
   updateSubscription,
 } from '../../lib/alerts/service';
 import { type AlertSettingsInput, getAlertSettings, putAlertSettings } from '../../lib/alerts/settings';
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { intParam } from '../../lib/http/params';
 import { created, noContent, type Route } from '../../lib/http/router';
 

@@ -1,7 +1,7 @@
 import { anomaliesByFilterPaged } from '../../lib/anomalies/pages';
 import { membersParam, queryAnomalies } from '../../lib/anomalies/use-cases';
 import type { AnomalyDeps } from '../../lib/anomalies/run';
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { HttpResult, type Route } from '../../lib/http/router';
@@ -52,4 +52,4 @@ export const routes: Route[] = [
   ...feedbackRoutes,
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

@@ -1,4 +1,4 @@
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { httpHandler } from '../../lib/http/handler';
 import type { Route } from '../../lib/http/router';
 import { signIn } from '../../lib/identity/users';
@@ -40,4 +40,4 @@ export const routes: Route[] = [
   },
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

@@ -1,4 +1,4 @@
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import {
   type CommentInput,
   createComment,
@@ -144,4 +144,4 @@ export const routes: Route[] = [
   },
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

@@ -1,4 +1,5 @@
-import { connectorDeps, getContainer } from '../../lib/app/container';
+import { connectorDeps } from '../../lib/app/container';
+import { getContainer } from '../container';
 import {
   type ConnectorInput,
   createConnector,
@@ -85,4 +86,4 @@ export const routes: Route[] = [
   },
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

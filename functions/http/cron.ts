@@ -1,4 +1,4 @@
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { type CronPreviewInput, previewCron } from '../../lib/dataviews/cron-preview';
 import { httpHandler } from '../../lib/http/handler';
 import type { Route } from '../../lib/http/router';
@@ -16,4 +16,4 @@ export const routes: Route[] = [
   },
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

@@ -1,4 +1,5 @@
-import { connectorDeps, getContainer } from '../../lib/app/container';
+import { connectorDeps } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { previewQuery } from '../../lib/connectors/service';
 import { prefersYaml } from '../../lib/dataviews/accept';
 import { definitionToYaml } from '../../lib/dataviews/definition/index';
@@ -158,4 +159,4 @@ export const routes: Route[] = [
   ...explorerRoutes,
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

@@ -1,5 +1,5 @@
 /** Detection actions of a data view: Recalculate baseline tables (ad hoc) and the detector preview of the data view editor. */
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { recalculateBaselines } from '../../lib/dataviews/baselines';
 import { type DetectorPreviewBody, previewDetector } from '../../lib/series-explorer/detector-preview';
 import { httpHandler } from '../../lib/http/handler';
@@ -58,4 +58,4 @@ export function servesPath(path: string): boolean {
   return /^\/api\/v1\/dataviews\/[^/]+\/(baselines|preview-detector|series\/[^/]+)\/?$/.test(path);
 }
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

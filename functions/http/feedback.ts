@@ -1,5 +1,5 @@
 /** Feedback on anomaly records (docs/feedback.md); served by the anomalies function (its prefix). */
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import {
   deleteFeedback,
   type FeedbackInput,

@@ -1,4 +1,4 @@
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import {
   createFilter,
   deleteFilter,
@@ -142,4 +142,4 @@ export const routes: Route[] = [
   ...alertRoutes,
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

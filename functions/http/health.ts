@@ -3,7 +3,7 @@
  * table and no source driver (the `system` function, which builds the OpenAPI document, imports them all).
  */
 import { sql } from 'drizzle-orm';
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { httpHandler } from '../../lib/http/handler';
 import type { Route } from '../../lib/http/router';
 
@@ -30,4 +30,4 @@ export const healthRoute: Route = {
 
 export const routes: Route[] = [healthRoute];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

@@ -1,5 +1,5 @@
 /** Job endpoints: load, process and custom load by id or by domain/name (and the /jobs aliases), clear, job lists and monitoring. */
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import {
   clearQueuedJobs,
   requestCustomLoad,
@@ -131,4 +131,4 @@ export function servesPath(path: string): boolean {
   return /^\/api\/v1\/dataviews\/[^/]+(\/[^/]+)?\/jobs\/[^/]+\/?$/.test(path);
 }
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

@@ -1,4 +1,4 @@
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { getLicenseUsage } from '../../lib/dataviews/license';
 import { httpHandler } from '../../lib/http/handler';
 import type { Route } from '../../lib/http/router';
@@ -14,4 +14,4 @@ export const routes: Route[] = [
   },
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

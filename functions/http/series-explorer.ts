@@ -2,7 +2,7 @@
  * The series explorer's routes: the tree of a view's series, the search over category values, and one series
  * with its chart data and anomalies. Served by the dataviews function (its /api/v1/dataviews/{proxy+} route).
  */
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { intParam } from '../../lib/http/params';
 import type { Route } from '../../lib/http/router';
 import { explorerSeries } from '../../lib/series-explorer/series';

@@ -1,4 +1,4 @@
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { httpHandler } from '../../lib/http/handler';
 import type { Route } from '../../lib/http/router';
 import { callModel } from '../../lib/summaries/llm-client';
@@ -50,4 +50,4 @@ export const routes: Route[] = [
   ...alertSettingsRoutes,
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

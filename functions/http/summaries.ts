@@ -1,5 +1,5 @@
 /** The summarization routes of a filter; served by the filters function (they share its path prefix). */
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { intParam } from '../../lib/http/params';
 import type { Route } from '../../lib/http/router';
 import { logger } from '../../lib/shared/logger';

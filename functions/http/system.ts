@@ -1,5 +1,6 @@
 import { DOCS_CSP, docsAsset, docsPage } from '../../lib/http/docs-page';
 import { NotFoundError } from '../../lib/shared/errors';
+import { getContainer } from '../container';
 import { httpHandler } from '../../lib/http/handler';
 import { buildOpenApi } from '../../lib/http/openapi';
 import { HttpResult, type Route } from '../../lib/http/router';
@@ -48,4 +49,4 @@ export const routes: Route[] = [
   },
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

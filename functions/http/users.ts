@@ -1,4 +1,4 @@
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { created, noContent, type Route } from '../../lib/http/router';
@@ -62,4 +62,4 @@ export const routes: Route[] = [
   },
 ];
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routes, getContainer);

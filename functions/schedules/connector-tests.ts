@@ -1,4 +1,5 @@
-import { connectorDeps, getContainer } from '../../lib/app/container';
+import { connectorDeps } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { testAllConnectors } from '../../lib/connectors/service';
 import { logger } from '../../lib/shared/logger';
 import { observed } from '../../lib/shared/observability';

@@ -1,5 +1,5 @@
 /** Every minute: enqueue the cron loads that are due, and recover jobs whose worker stopped. */
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { alertsScheduleTick } from '../../lib/alerts/hooks';
 import { scheduleTick } from '../../lib/jobs/schedule';
 import { observed } from '../../lib/shared/observability';

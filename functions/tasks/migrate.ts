@@ -2,7 +2,7 @@
  * Run once after each deploy: `npx serverless invoke -f migrate --stage <stage>` applies pending migrations;
  * `--data '{"admin":{"email":"ops@example.com"}}'` also creates the first admin and answers its password once.
  */
-import { getContainer } from '../../lib/app/container';
+import { getContainer } from '../container';
 import { type SetupRequest, type SetupResult, setUpDatabase } from '../../lib/app/setup';
 import { logger } from '../../lib/shared/logger';
 import { observed } from '../../lib/shared/observability';

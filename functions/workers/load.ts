@@ -1,8 +1,6 @@
 /** The load worker: SQS events of the load queue (Load and CustomLoad jobs), partial batch failures reported. */
-import { jobWorker } from '../../lib/jobs/worker';
-import { loadJob } from '../../lib/pipeline/load-job';
-import { registerWorker } from '../../lib/queue/local';
+import { workerHandlers } from '../../lib/app/workers';
 import { observed } from '../../lib/shared/observability';
+import { getContainer } from '../container';
 
-export const handler = observed(jobWorker('load', loadJob));
-registerWorker('load', handler);
+export const handler = observed(workerHandlers(getContainer).load);

@@ -1,8 +1,6 @@
-/** The process worker: SQS events of the process queue (detection jobs), partial batch failures reported. */
-import { jobWorker } from '../../lib/jobs/worker';
-import { processJob, processShards } from '../../lib/process-job/job';
-import { registerWorker } from '../../lib/queue/local';
+/** The process worker: SQS events of the process queue (detection jobs and their shards), partial batch failures reported. */
+import { workerHandlers } from '../../lib/app/workers';
 import { observed } from '../../lib/shared/observability';
+import { getContainer } from '../container';
 
-export const handler = observed(jobWorker('process', processJob, processShards));
-registerWorker('process', handler);
+export const handler = observed(workerHandlers(getContainer).process);

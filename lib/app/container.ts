@@ -1,10 +1,14 @@
-/** The composition root: builds each adapter once per process from the config; tests install their own. */
-import { type Config, ConfigError, config as loadConfig } from '../config/config';
+/**
+ * The composition root: builds each adapter from the config; tests install their own. The
+ * process-wide container is kept by functions/container.ts, which hands it to lib/ (never fetched here).
+ */
+import { type Config, ConfigError } from '../config/config';
 import { resolveRuntimeSecrets } from '../config/runtime-secrets';
 import { connectDatabase } from '../db/connect';
 import type { Database } from '../db/database';
 import { TokenService } from '../identity/tokens';
 import { createQueue } from '../queue/index';
+import type { WorkerHandlers } from '../queue/local';
 import type { JobQueue } from '../queue/port';
 import { createSecretStore, type SecretStore } from '../secrets/index';
 import { setLogLevel } from '../shared/logger';
@@ -32,9 +36,16 @@ function secretStoreFor(cfg: Config): SecretStore {
   return createSecretStore({ backend: 'local', masterKey: cfg.secrets.masterKey });
 }
 
-let current: Promise<Container> | undefined;
+export interface ContainerWiring {
+  /** The worker handlers the local queue delivers to in this process (in-process delivery only). */
+  workers?: (c: Container) => WorkerHandlers;
+}
 
-export async function buildContainer(given: Config, overrides: Partial<Container> = {}): Promise<Container> {
+export async function buildContainer(
+  given: Config,
+  overrides: Partial<Container> = {},
+  wiring: ContainerWiring = {},
+): Promise<Container> {
   setLogLevel(given.logLevel);
   // AWS: the database credentials and the token secret are read from Secrets Manager here (cached).
   const runtime = await resolveRuntimeSecrets(given);
@@ -59,21 +70,18 @@ export async function buildContainer(given: Config, overrides: Partial<Container
       audience: cfg.auth.oidcAudience,
     });
   const secrets = overrides.secrets ?? secretStoreFor(cfg);
-  const queue = overrides.queue ?? (await createQueue(cfg));
-  return { config: cfg, db, tokens, clock: overrides.clock ?? systemClock, secrets, queue };
-}
-
-/** The process-wide container, built on first use (a Lambda keeps it warm between invocations). */
-export function getContainer(): Promise<Container> {
-  current ??= buildContainer(loadConfig()).catch((e) => {
-    current = undefined;
-    throw e;
-  });
-  return current;
-}
-
-export function setContainer(c: Container | undefined): void {
-  current = c ? Promise.resolve(c) : undefined;
+  const c: Container = {
+    config: cfg,
+    db,
+    tokens,
+    clock: overrides.clock ?? systemClock,
+    secrets,
+  } as Container;
+  // The workers are built on first delivery: they need the finished container.
+  let workers: WorkerHandlers | undefined;
+  const handlers = wiring.workers && (() => (workers ??= wiring.workers!(c)));
+  c.queue = overrides.queue ?? (await createQueue(cfg, handlers));
+  return c;
 }
 
 /** What the connector use cases need from the container. */

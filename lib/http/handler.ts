@@ -1,6 +1,7 @@
 /** The one Middy stack of every HTTP function: routing and request id, problem+json errors, authentication, body parsing, validation. */
 import middy from '@middy/core';
 import {
+  type AuthContainer,
   authentication,
   bodyParser,
   bodyValidation,
@@ -26,14 +27,14 @@ function toResult(value: unknown, requestId: string): Result {
   return { statusCode: r.status, headers, body: JSON.stringify(r.body) };
 }
 
-/** Builds the Lambda handler of one HTTP function from its route table. */
-export function httpHandler(routes: Route[]) {
+/** Builds the Lambda handler of one HTTP function from its route table; `container` is handed in by the function. */
+export function httpHandler(routes: Route[], container: AuthContainer) {
   return middy<Event, Result>()
     .use(securityHeadersMiddleware<Event, Result>(() => config().stage === 'aws'))
     .use(observability<Event, Result>())
     .use(routing(routes))
     .use(problemErrors())
-    .use(authentication())
+    .use(authentication(container))
     .use(inputGuard())
     .use(bodyParser())
     .use(bodyValidation())

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { getContainer } from '../app/container';
+import type { Container } from '../app/container';
 import { authenticate } from '../identity/authenticate';
 import { type Caller, requireAdmin, requireProcess, requireRead } from '../identity/caller';
 import { AppError, TooManyRequestsError, ValidationError } from '../shared/errors';
@@ -129,14 +129,17 @@ export function problemErrors(): MiddlewareObj<Event, Result> {
   };
 }
 
+/** What authentication needs of the container, handed in by the function (never fetched here). */
+export type AuthContainer = () => Promise<Pick<Container, 'db' | 'tokens'>>;
+
 /** Bearer token or API key to a Caller (401), then the route's access level (403) before any input is read. */
-export function authentication(): MiddlewareObj<Event, Result> {
+export function authentication(container: AuthContainer): MiddlewareObj<Event, Result> {
   return {
     before: async (request) => {
       const s = state(request);
       const access = s.route!.access;
       if (access === 'public') return;
-      const c = await getContainer();
+      const c = await container();
       const caller = await authenticate({ db: c.db, tokens: c.tokens }, s.headers);
       if (access === 'admin') requireAdmin(caller);
       else if (access === 'read') requireRead(caller);

@@ -3,7 +3,7 @@
  * (batchItemFailures, with functionResponseType ReportBatchItemFailures) so that only they come back.
  */
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { type Container, getContainer } from '../app/container';
+import type { Container } from '../app/container';
 import { parseJobMessage, type JobMessage, type QueueName } from '../queue/port';
 import { logger } from '../shared/logger';
 import { receiveCount } from '../queue/records';
@@ -32,14 +32,18 @@ function timeoutSignal(at: number): { signal: AbortSignal; clear: () => void } {
   return { signal: ac.signal, clear: () => clearTimeout(t) };
 }
 
+/** The container of a worker, handed in by functions/ (built once per process, on first use). */
+export type ContainerSource = () => Promise<Container>;
+
 /** The SQS handler of a job queue: `work` does the job, `shards` its shard messages; the runner records the outcome. */
 export function jobWorker(
+  container: ContainerSource,
   queue: QueueName,
   work: (c: Container, job: Parameters<JobWork>[0], signal: AbortSignal) => ReturnType<JobWork>,
   shards?: (c: Container) => ShardWork,
 ) {
   return async (event: SQSEvent, context?: unknown): Promise<SQSBatchResponse> => {
-    const c = await getContainer();
+    const c = await container();
     const until = deadline(c, context);
     const failures: SQSBatchItemFailure[] = [];
     const failed: SQSRecord[] = [];
@@ -89,9 +93,12 @@ export function jobWorker(
  * The handler of the dead-letter queues: fails the jobs whose messages exhausted their attempts;
  * `abandon` cleans up after a failed job of a kind that leaves state behind.
  */
-export function deadLetterWorker(abandon?: (c: Container) => (job: JobRow) => Promise<void>) {
+export function deadLetterWorker(
+  container: ContainerSource,
+  abandon?: (c: Container) => (job: JobRow) => Promise<void>,
+) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const c = await getContainer();
+    const c = await container();
     for (const record of event.Records ?? []) {
       try {
         await deadLetterJob(

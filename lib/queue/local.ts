@@ -46,26 +46,30 @@ export class LocalQueue implements JobQueue {
   }
 }
 
-// Worker handlers of this process, registered by functions/workers/* when they load.
-const registered = new Map<WorkerName, WorkerHandler>();
-
-/** Makes a worker handler reachable by in-process delivery. */
-export function registerWorker(name: WorkerName, handler: WorkerHandler): void {
-  registered.set(name, handler);
-}
+/** The worker handler of each queue this process serves; handed in by whoever builds the queue. */
+export type WorkerHandlers = Partial<Record<WorkerName, WorkerHandler>>;
 
 export interface InProcessDelivery extends Delivery {
   /** Resolves when every delivered event, and whatever it led to, has been handled. */
   idle(): Promise<void>;
+  /** Events of queues that have no worker in this process: they wait, as on an SQS queue nobody polls. */
+  waiting(): number;
 }
 
-/** Delivery to handlers in this process, on a later tick, so that a request never waits for its job. */
-export function inProcessDelivery(handlers?: Partial<Record<WorkerName, WorkerHandler>>): InProcessDelivery {
+/**
+ * Delivery to the given handlers in this process, on a later tick, so that a request never waits for
+ * its job. `handlers` may be a function: the workers of a container are built once it is complete.
+ */
+export function inProcessDelivery(
+  handlers: WorkerHandlers | (() => WorkerHandlers | undefined) = {},
+): InProcessDelivery {
   const running = new Set<Promise<void>>();
+  let waiting = 0;
   const deliver = (async (worker: WorkerName, event: SQSEvent) => {
-    const handler = handlers?.[worker] ?? registered.get(worker);
+    const handler = (typeof handlers === 'function' ? handlers() : handlers)?.[worker];
     if (!handler) {
-      logger.warn('no worker handler registered in this process; message dropped', { worker });
+      waiting += event.Records.length;
+      logger.info('no worker of this queue in this process; the message waits undelivered', { worker });
       return;
     }
     const p: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
@@ -80,6 +84,7 @@ export function inProcessDelivery(handlers?: Partial<Record<WorkerName, WorkerHa
   deliver.idle = async () => {
     while (running.size > 0) await Promise.allSettled([...running]);
   };
+  deliver.waiting = () => waiting;
   return deliver;
 }
 

@@ -10,9 +10,6 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { httpFunctions } from '../../functions/http/registry';
 import * as system from '../../functions/http/system';
 import * as web from '../../functions/http/web';
-// Importing the workers registers them for the local queue's in-process delivery: jobs run in this process.
-import '../../functions/workers/load';
-import '../../functions/workers/process';
 import { setConfig } from '../../lib/config/config';
 import { type Gateway, startGateway } from '../../scripts/local/gateway';
 import { ADMIN, startTestService, type TestService, USER } from '../support/service';
@@ -85,7 +82,8 @@ export interface WebService {
  * `web` function serving web/dist: the browser sees the UI and the API on one origin.
  */
 export async function startWebService(env: Record<string, string> = {}, port = 0): Promise<WebService> {
-  const api = await startTestService(env);
+  // The job workers run in this process: queued jobs load and analyse.
+  const api = await startTestService(env, { workers: true });
   setConfig({ ...api.container.config, webRoot: path.join(webDir, 'dist') });
   const gateway: Gateway = await startGateway(
     [

@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The job workers run in this process: queued jobs really load and analyse.
-import '../../functions/workers/load';
-import '../../functions/workers/process';
 import { type ServedPglite, servePglite } from '../../scripts/local/pglite-server';
 import { retailNamed } from '../integration/dataviews/support';
 import { backendName } from '../support/db';
@@ -17,11 +14,11 @@ describe(`service-cli jobs-load --wait with the job workers running, on ${backen
   let source: ServedPglite;
 
   beforeAll(async () => {
-    s = await startTestService({
-      JOB_MAX_ATTEMPTS: '1',
-      JOB_RETRY_DELAY_SECONDS: '0',
-      CONNECTOR_TIMEOUT_MS: '3000',
-    });
+    // The job workers run in this process: queued jobs really load and analyse.
+    s = await startTestService(
+      { JOB_MAX_ATTEMPTS: '1', JOB_RETRY_DELAY_SECONDS: '0', CONNECTOR_TIMEOUT_MS: '3000' },
+      { workers: true },
+    );
     cli = cliFor(s);
     source = await servePglite('memory://');
     await source.db.exec(`CREATE TABLE retail_sales (sale_date date, country text, region text, city text, channel text, amount numeric);

@@ -5,7 +5,8 @@
  * Arguments: <jobId> <dataViewId>. Environment: the service config, SOURCE_CONN (the pgsql source).
  */
 import { handler } from '../../functions/workers/load';
-import { buildContainer, setContainer } from '../../lib/app/container';
+import { setContainer } from '../../functions/container';
+import { buildContainer } from '../../lib/app/container';
 import { loadConfig } from '../../lib/config/config';
 import { openSource } from '../../lib/connectors/index';
 import { setOpenSource } from '../../lib/pipeline/load-job';

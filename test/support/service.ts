@@ -1,5 +1,7 @@
 /** The whole HTTP service in this process on 127.0.0.1, over a fresh test database, with seeded accounts. */
-import { buildContainer, type Container, setContainer } from '../../lib/app/container';
+import { setContainer } from '../../functions/container';
+import { buildContainer, type Container } from '../../lib/app/container';
+import { workerHandlers } from '../../lib/app/workers';
 import { loadConfig } from '../../lib/config/config';
 import { seedLocalUsers } from '../../lib/identity/seed';
 import { startGateway, type Gateway } from '../../scripts/local/gateway';
@@ -34,7 +36,15 @@ export interface CallResult {
   headers: Headers;
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  /** Run the job workers in this process (the local queue delivers to them): queued jobs really load and analyse. */
+  workers?: boolean;
+}
+
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: TestServiceOptions = {},
+): Promise<TestService> {
   const testDb = await createTestDatabase();
   const config = loadConfig({
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
@@ -44,7 +54,11 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     DATA_DIR: '/tmp/anomaly-monitor-test',
     ...env,
   });
-  const container = await buildContainer(config, { db: testDb.db });
+  const container = await buildContainer(
+    config,
+    { db: testDb.db },
+    options.workers ? { workers: (c) => workerHandlers(async () => c) } : {},
+  );
   setContainer(container);
   await seedLocalUsers(testDb.db, { adminPassword: ADMIN.password, userPassword: USER.password });
   const gateway: Gateway = await startGateway([

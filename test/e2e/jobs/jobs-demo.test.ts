@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../../functions/workers/load';
-import '../../../functions/workers/process';
 import { setLogLevel } from '../../../lib/shared/logger';
 import { DEMO_VIEW } from '../../../scripts/demo/definition';
 import { seedDemo } from '../../../scripts/demo/seed';
@@ -18,7 +16,7 @@ describe(`the npm start demo on ${backendName}`, () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'demo-'));
 
   beforeAll(async () => {
-    s = await startTestService();
+    s = await startTestService({}, { workers: true });
     setLogLevel('silent');
     source = await startDemoSource(dir, new Date('2026-03-10T08:00:00Z'));
   });
