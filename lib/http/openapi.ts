@@ -1,12 +1,39 @@
 /** Builds the OpenAPI 3.1 document from the route tables and the JSON Schemas of schemas/. */
 import { allSchemas } from '../../schemas/index';
+import { responseSchemas } from '../../schemas/responses/index';
+import { inlineResponseSchemas, RESPONSES, type ResponseDoc, responseKey } from './response-schemas';
 import type { Route } from './router';
 
 type Json = Record<string, unknown>;
 
+/** `$ref: 'x'` (a schema $id) → `#/components/schemas/x`; `$schema` dropped. */
+function toComponentRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toComponentRefs);
+  if (!node || typeof node !== 'object') return node;
+  const copy: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === '$schema' || k === '$id') continue;
+    copy[k] =
+      k === '$ref' && typeof v === 'string' && !v.startsWith('#')
+        ? `#/components/schemas/${v.replace(/#.*$/, '')}`
+        : toComponentRefs(v);
+  }
+  return copy;
+}
+
 /** Every schema (and nested schema with its own $id) by id, with $refs rewritten to components. */
 function componentSchemas(): Record<string, Json> {
   const out: Record<string, Json> = {};
+  for (const s of [
+    ...responseSchemas,
+    ...Object.entries(inlineResponseSchemas).map(([$id, s]) => ({ ...s, $id })),
+  ]) {
+    const id = s.$id as string;
+    if (out[id]) throw new Error(`Response schema $id '${id}' is defined twice`);
+    out[id] = toComponentRefs(s) as Json;
+  }
+  // A file's local `#/definitions/x` points into that file's component (kept with its definitions).
+  let fileId = '';
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (!node || typeof node !== 'object') return node;
@@ -14,19 +41,25 @@ function componentSchemas(): Record<string, Json> {
     for (const [k, v] of Object.entries(node as Json)) {
       if (k === '$schema') continue;
       if (k === '$ref' && typeof v === 'string') {
-        copy[k] = v.startsWith('#') ? v : `#/components/schemas/${v.replace(/#.*$/, '')}`;
+        copy[k] = v.startsWith('#')
+          ? `#/components/schemas/${fileId}${v.slice(1)}`
+          : `#/components/schemas/${v.replace(/#.*$/, '')}`;
         continue;
       }
       copy[k] = visit(v);
     }
     const id = (node as Json).$id;
     if (typeof id === 'string') {
+      if (out[id]) throw new Error(`Schema $id '${id}' is defined twice`);
       delete copy.$id;
       out[id] = copy;
     }
     return copy;
   };
-  for (const s of allSchemas) visit(s);
+  for (const s of allSchemas) {
+    fileId = s.$id;
+    visit(s);
+  }
   return out;
 }
 
@@ -73,23 +106,28 @@ export function queryParamsOf(route: Route): string[] {
   return [...names].sort();
 }
 
-/** The answer of an operation that declares no schema: a JSON object, marked as not further described. */
+/** What an operation answers on success: the route's declaration, completed by lib/http/response-schemas.ts. */
+export function responseOf(r: Route): ResponseDoc & { status: number } {
+  const doc = RESPONSES[responseKey(r)] ?? {};
+  const status = doc.status ?? r.response?.status ?? 200;
+  // A job request (202) answers the queued job (the `job` answer of GET /jobs/{id}) with licence warnings.
+  const schema = r.response?.schema
+    ? { $ref: r.response.schema }
+    : (doc.schema ?? (status === 202 ? { $ref: 'queued-job' } : undefined));
+  return {
+    ...doc,
+    status,
+    schema,
+    description: doc.description ?? r.response?.description,
+  };
+}
+
 function responseContent(r: Route): Json | undefined {
-  if (r.response?.schema) {
-    return { 'application/json': { schema: { $ref: `#/components/schemas/${r.response.schema}` } } };
-  }
-  if (r.response?.status === 204) return undefined;
-  if (r.path === '/api/v1/docs') return { 'text/html': { schema: { type: 'string' } } };
-  if (r.path.startsWith('/api/v1/docs/assets/')) return { 'text/plain': { schema: { type: 'string' } } };
-  if (r.path === '/api/v1/health')
-    return { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } };
-  if (r.path === '/api/v1/openapi.json') {
-    return { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } };
-  }
-  // A job request answers the queued job (the `job` answer of GET /jobs/{id}) and licence warnings.
-  if (r.response?.status === 202)
-    return { 'application/json': { schema: { $ref: '#/components/schemas/QueuedJob' } } };
-  return { 'application/json': { schema: { $ref: '#/components/schemas/Answer' } } };
+  const res = responseOf(r);
+  const content: Json = {};
+  if (res.schema) content['application/json'] = { schema: toComponentRefs(res.schema) };
+  for (const [type, schema] of Object.entries(res.media ?? {})) content[type] = { schema };
+  return Object.keys(content).length ? content : undefined;
 }
 
 const problem = {
@@ -121,8 +159,8 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
         })),
       ],
       responses: {
-        [String(r.response?.status ?? 200)]: {
-          description: r.response?.status === 204 ? 'No content' : (r.response?.description ?? 'Success'),
+        [String(responseOf(r).status)]: {
+          description: responseOf(r).status === 204 ? 'No content' : (responseOf(r).description ?? 'Success'),
           ...(responseContent(r) ? { content: responseContent(r) } : {}),
         },
         '429': {
@@ -180,36 +218,6 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
       },
       schemas: {
         ...componentSchemas(),
-        // The answer of an operation without a schema of its own: a JSON object (or array) whose fields the
-        // operation's summary names.
-        Health: {
-          type: 'object',
-          required: ['status', 'version', 'database', 'time'],
-          properties: {
-            status: { const: 'ok' },
-            version: { type: 'string' },
-            database: {
-              type: 'object',
-              properties: { kind: { enum: ['postgres', 'pglite'] }, ms: { type: 'number' } },
-            },
-            time: { type: 'string', format: 'date-time' },
-          },
-        },
-        OpenApiDocument: {
-          type: 'object',
-          required: ['openapi', 'info', 'paths'],
-          properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
-        },
-        QueuedJob: {
-          allOf: [
-            { $ref: '#/components/schemas/job' },
-            { type: 'object', properties: { warnings: { type: 'array', items: { type: 'string' } } } },
-          ],
-        },
-        Answer: {
-          description: "A JSON answer; its fields are named in the operation's summary",
-          oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array' }],
-        },
         Problem: {
           type: 'object',
           required: ['type', 'title', 'status', 'detail'],

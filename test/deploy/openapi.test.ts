@@ -4,11 +4,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../functions/http/registry';
 import * as system from '../../functions/http/system';
 import { DOCS_CSP } from '../../lib/http/docs-page';
 import { buildOpenApi, queryParamsOf } from '../../lib/http/openapi';
+import { RESPONSES, responseKey } from '../../lib/http/response-schemas';
 import { root } from './support';
 
 type Json = Record<string, any>;
@@ -18,32 +21,78 @@ const operations: Array<[string, Json]> = Object.entries(doc.paths as Json).flat
   Object.entries(ops as Json).map(([m, op]) => [`${m.toUpperCase()} ${p}`, op as Json] as [string, Json]),
 );
 
+/** The node a local `#/…` reference points at. */
+const resolve = (ref: string): unknown =>
+  ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((node, part) => node?.[part], doc);
+
+/** A schema that says what the answer holds: named properties, typed items, a combination of those, or a value. */
+function specific(schema: Json | undefined, depth = 0): boolean {
+  if (!schema || depth > 8) return false;
+  if (schema.$ref) return specific(resolve(schema.$ref) as Json, depth + 1);
+  if (schema.const !== undefined || schema.enum) return true;
+  if (schema.type === 'array') return specific(schema.items, depth + 1);
+  if (schema.properties) return Object.keys(schema.properties).length > 0;
+  for (const k of ['allOf', 'anyOf', 'oneOf'])
+    if (schema[k]) return (schema[k] as Json[]).every((s) => specific(s, depth + 1));
+  return ['string', 'integer', 'number', 'boolean'].includes(schema.type);
+}
+
 describe('the OpenAPI document', () => {
-  it('declares a response schema for every operation (or no content for 204)', () => {
+  it('declares a response schema of its own for every operation (or no content for 204)', () => {
     expect(operations.length).toBe(routes.length);
-    let specific = 0;
     for (const [key, op] of operations) {
       const [status, res] = Object.entries(op.responses as Json).find(([s]) => /^2\d\d$/.test(s)) ?? [];
       expect(status, key).toBeDefined();
+      for (const code of ['400', '404', '429']) expect(op.responses[code], `${key} ${code}`).toBeDefined();
       if (status === '204') {
         expect(res.content, key).toBeUndefined();
         continue;
       }
-      const media = Object.values(res.content ?? {}) as Json[];
-      expect(media.length, key).toBe(1);
-      expect(media[0].schema, key).toBeTruthy();
-      const ref = media[0].schema.$ref as string | undefined;
-      if (ref)
-        expect(
-          doc.components.schemas[ref.replace('#/components/schemas/', '')],
-          `${key} ${ref}`,
-        ).toBeDefined();
-      if (ref !== '#/components/schemas/Answer') specific++;
-      for (const code of ['400', '404', '429']) expect(op.responses[code], `${key} ${code}`).toBeDefined();
+      const media = Object.entries(res.content ?? {}) as Array<[string, Json]>;
+      expect(media.length, key).toBeGreaterThan(0);
+      for (const [type, { schema }] of media) {
+        // JSON answers name their fields; other media (HTML, CSS, CSV, YAML) are strings.
+        if (type === 'application/json')
+          expect(specific(schema), `${key}: ${JSON.stringify(schema)}`).toBe(true);
+        else expect(schema, `${key} ${type}`).toMatchObject({ type: 'string' });
+      }
+      // An operation answers JSON unless it serves the reference page.
+      if (!/^\S+ \/api\/v1\/docs/.test(key)) expect(res.content['application/json'], key).toBeDefined();
     }
-    console.info(
-      `${operations.length} operations; ${specific} with a schema of their own, the rest a JSON Answer`,
-    );
+    console.info(`${operations.length} operations, each with a response schema of its own`);
+  });
+
+  it('maps only operations that exist, and resolves every $ref of the document', () => {
+    const keys = new Set(routes.map(responseKey));
+    expect(Object.keys(RESPONSES).filter((k) => !keys.has(k))).toEqual([]);
+    const refs = new Set<string>();
+    const walk = (n: unknown): void => {
+      if (Array.isArray(n)) n.forEach(walk);
+      else if (n && typeof n === 'object')
+        for (const [k, v] of Object.entries(n)) {
+          if (k === '$ref' && typeof v === 'string') refs.add(v);
+          else walk(v);
+        }
+    };
+    walk(doc);
+    for (const ref of refs) expect(resolve(ref), ref).toBeDefined();
+    // The document compiles as JSON Schema 2020-12 (OpenAPI 3.1's dialect).
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: 'openapi' });
+    for (const name of Object.keys(doc.components.schemas))
+      expect(ajv.getSchema(`openapi#/components/schemas/${name}`), name).toBeDefined();
+  });
+
+  it('fails an operation that answers the generic object or a missing schema', () => {
+    expect(specific({ type: 'object', additionalProperties: true })).toBe(false);
+    expect(specific({ oneOf: [{ type: 'object' }, { type: 'array' }] })).toBe(false);
+    expect(specific({ $ref: '#/components/schemas/nothing-here' })).toBe(false);
+    expect(specific({ $ref: '#/components/schemas/user-view' })).toBe(true);
   });
 
   it('declares the query parameters every operation reads', () => {
