@@ -37,13 +37,35 @@ export function poolOptions(opts: ConnectOptions) {
   };
 }
 
+/**
+ * True when a local URL is the embedded PGlite served by `npm start` (scripts/local/pglite-server.ts):
+ * a 32-bit WebAssembly PostgreSQL that runs one statement at a time, so callers size `work_mem` and
+ * the like for it (kind 'pglite'). Only loopback URLs are asked, so a server elsewhere costs no query.
+ */
+async function servesPglite(url: string, client: (q: TemplateStringsArray) => Promise<unknown>) {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') return false;
+  try {
+    const rows = (await client`SELECT version() AS v`) as Array<{ v: string }>;
+    return /PGlite/i.test(rows[0]?.v ?? '');
+  } catch {
+    return false;
+  }
+}
+
 export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   let db: Database;
   if (opts.databaseUrl) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
     const client = postgres(opts.databaseUrl, poolOptions(opts) as Parameters<typeof postgres>[1]);
-    db = wrapOrm('postgres', drizzle(client) as unknown as Orm, () => client.end({ timeout: 5 }));
+    const kind = (await servesPglite(opts.databaseUrl, client)) ? 'pglite' : 'postgres';
+    db = wrapOrm(kind, drizzle(client) as unknown as Orm, () => client.end({ timeout: 5 }));
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
