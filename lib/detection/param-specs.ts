@@ -179,7 +179,7 @@ export const PARAM_SPECS = {
     },
     minChangePct: {
       kind: 'number',
-      default: 20,
+      default: 10,
       min: 0,
       description:
         'The difference must also be at least this % of the expected value, so very smooth series do not report small wiggles.',

@@ -16,7 +16,7 @@ import { systemClock } from '../../lib/shared/clock';
 import {
   CUBE_CATEGORIES,
   type CubeKey,
-  contains,
+  overlaps,
   generateCube,
   type CubeOptions,
   keyText,
@@ -178,7 +178,7 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
         (inj) =>
           inj.start <= e + 1 &&
           s - 1 <= inj.end &&
-          contains(key, inj.key) &&
+          overlaps(key, inj.key) &&
           movedShare(cube, inj, key, measure) >= 0.1,
       );
     });
@@ -198,7 +198,7 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
       unexplained: records
         .slice(0, 20)
         .filter((_, i) => !explained[i])
-        .slice(0, 5)
+        .slice(0, Number(process.env.EVAL_UNEXPLAINED ?? 5))
         .map(
           (r) =>
             `${(r.types ?? [r.type]).join('+')} ${keyText(keyOf(r.categories))} ${r.startDate}..${r.endDate} ${
@@ -322,6 +322,9 @@ export function renderCube(r: CubeResult): string {
   );
   for (const f of r.ranking)
     if (f.unexplained.length)
-      lines.push(`Unexplained in the top 20 by ${f.sortBy} (first 5): ${f.unexplained.join('; ')}.`, '');
+      lines.push(
+        `Unexplained in the top 20 by ${f.sortBy} (first ${f.unexplained.length}): ${f.unexplained.join('; ')}.`,
+        '',
+      );
   return lines.join('\n');
 }

@@ -138,6 +138,16 @@ export function contains(outer: CubeKey, inner: CubeKey): boolean {
   );
 }
 
+/**
+ * True when two series share at least one leaf (each category is open in one of them or the same
+ * in both): an injection on one moves the other, by movedShare.
+ */
+export function overlaps(a: CubeKey, b: CubeKey): boolean {
+  return (['district', 'hotel', 'room_type', 'channel'] as const).every(
+    (c) => a[c] === null || b[c] === null || a[c] === b[c],
+  );
+}
+
 export function keyText(k: CubeKey): string {
   return [k.district, k.hotel, k.room_type, k.channel].map((x) => x ?? '*').join('/');
 }

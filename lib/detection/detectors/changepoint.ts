@@ -14,6 +14,33 @@ import { segmentMeans, segmentSums, shiftPasses } from '../segment-sums';
 import type { Workspace } from '../workspace';
 
 const MEAN_ABS_TO_SIGMA = 1.2533;
+/** Weeks before the segment that a change back to their level is a return (see returnsToEarlier). */
+const EARLIER_DAYS = 56;
+
+/**
+ * Whether the change at `at` from m1 to m2 brings the series back to where it was in the
+ * EARLIER_DAYS before the segment that precedes it: the segment before was itself the excursion
+ * (a spell of weeks up or down that the scan did not report, or a shift too short to qualify), and
+ * its end is not a new level. Judged on the same weekday-normalised sums as the segments.
+ */
+function returnsToEarlier(
+  input: RunInput,
+  ws: Workspace,
+  at: number,
+  m: number,
+  m1: number,
+  m2: number,
+): boolean {
+  const hi = at - m;
+  const lo = Math.max(input.start, hi - EARLIER_DAYS);
+  if (hi - lo < 28) return false;
+  const sum = ws.prefixA;
+  const cnt = input.special === null ? null : ws.prefixB;
+  const n = cnt === null ? hi - lo : cnt[hi] - cnt[lo];
+  if (n < 21) return false;
+  const earlier = (sum[hi] - sum[lo]) / n;
+  return Math.abs(m2 - earlier) < Math.abs(m2 - m1) / 2;
+}
 
 export function segmentDays(minSegment: number): number {
   return Math.max(14, Math.round(minSegment / 7) * 7);
@@ -59,6 +86,8 @@ export const changepoint: DetectorImpl<'changepoint'> = {
      */
     const accept = (at: number, z: number, m1: number, m2: number) => {
       const sign = z > 0 ? 1 : -1;
+      // Back to the level of the weeks before the segment: the end of an excursion, not a new level.
+      if (returnsToEarlier(input, ws, at, m, m1, m2)) return;
       if (prevSign !== 0 && sign !== prevSign && at >= prevStop - 7 && at < prevStop + m) {
         prevSign = 0;
         return;

@@ -42,6 +42,13 @@ const DT_TAIL_K = 3.5 / 3;
 const quartiles = new QuartileWindow(64);
 
 const WARMUP_THRESHOLD = 3.5;
+/**
+ * Two days in a row: a day that misses the noise test but lies beyond threshold / sqrt(2) scales,
+ * after a day that did the same in the same direction, makes both an anomaly (their mean z-score
+ * times sqrt(2) passes the threshold). A short drop of two or three days on a small series is as
+ * strong evidence as one day twice as far out; one such day alone is still noise.
+ */
+const PAIR_FACTOR = Math.SQRT1_2;
 /** DT: a count must differ from its expectation by this many sqrt(expected) (Poisson noise). */
 const POISSON_K = 3;
 const WARMUP_MIN_REL = 0.2;
@@ -162,6 +169,8 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   tailNoise.meanLevel = input.dayMean;
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
+  let pendingDay = -1;
+  let pendingSign = 0;
   for (let t = warmEnd; t < end; t++) {
     const xt = x[t];
     const exp = recentMean(c, t, span);
@@ -170,11 +179,28 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     let flag = 0;
     let report = 0;
     // The noise scale is needed only for a change big enough to count (most days are not).
+    let weak = 0;
     if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
       flag = spikeFlag(r, exp, win, threshold);
       // One of the series' usual bursts is not reported, but stays out of the baseline.
       if (flag !== 0 && tailNoise.unusual(r, exp, threshold, t)) report = flag;
+      else if (PAIR_FACTOR < 1 && !isSpecial) {
+        const k = threshold * PAIR_FACTOR;
+        weak = spikeFlag(r, exp, win, k);
+        if (weak !== 0 && !tailNoise.unusual(r, exp, k, t)) weak = 0;
+        if (weak !== 0 && pendingDay === t - 1 && pendingSign === weak) {
+          // The day before and this one together: both are the anomaly.
+          flag = report = weak;
+          const u = t - 1;
+          f[u] = e[u] >= minVolume ? weak : 0;
+          c[u] = cleanValue(x[u], e[u], weak, false);
+          tailNoise.record(u, Math.abs(logRatio(x[u], e[u])), x[u], true);
+          weak = 0;
+        }
+      }
     }
+    pendingDay = weak !== 0 ? t : -1;
+    pendingSign = weak;
     if (!isSpecial && exp > 0) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt, report !== 0);
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.

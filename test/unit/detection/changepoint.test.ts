@@ -29,6 +29,21 @@ describe('changepoint', () => {
     expect(anomalies.map((a) => [a.startDate, a.duration, a.result])).toEqual([[dateOf(70), 56, 'Negative']]);
   });
 
+  it('does not report the end of an unreported excursion as a new level (a return to the weeks before)', () => {
+    // 100 for 10 weeks, a slow climb to 140 that no single day qualifies as a change point, three
+    // weeks at 140, then back to 100 at once: the drop returns to the level before the excursion.
+    const values = flat(231, 100);
+    for (let t = 70; t < 112; t++) values[t] = 100 + (40 * (t - 70)) / 42;
+    values.fill(140, 112, 133);
+    const anomalies = detectSeries(series(noisy(values)), [{ type: 'changepoint' }]);
+    expect(anomalies.filter((a) => a.result === 'Negative')).toEqual([]);
+    // The same drop from a level the series had held for months is a change.
+    const held = flat(231, 140);
+    held.fill(100, 133);
+    const found = detectSeries(series(noisy(held)), [{ type: 'changepoint' }]);
+    expect(found.map((a) => [a.startDate, a.result])).toEqual([[dateOf(133), 'Negative']]);
+  });
+
   it('ends an anomaly where a further shift starts a new one', () => {
     const values = flat(210, 1000);
     values.fill(700, 70);

@@ -21,6 +21,18 @@ describe('spike', () => {
     expect(anomalies[0].predictedValue).toBeCloseTo(100, 0);
   });
 
+  it('takes two days in a row beyond threshold / sqrt(2) as one anomaly, and one such day alone as noise', () => {
+    // A count of 100 a day: Poisson noise 10, so 70 is 3 noise units (below 3.5, above 2.47).
+    const twice = withDays(noisy(flat(80, 100)), { 60: 70, 61: 70 });
+    const pair = detectSeries(series(twice), [{ type: 'spike' }]);
+    expect(pair.map((a) => [a.startDate, a.duration, a.result])).toEqual([[dateOf(60), 2, 'Negative']]);
+    const once = withDays(noisy(flat(80, 100)), { 60: 70 });
+    expect(detectSeries(series(once), [{ type: 'spike' }])).toEqual([]);
+    // Two such days of opposite directions are not a pair.
+    const opposite = withDays(noisy(flat(80, 100)), { 60: 70, 61: 130 });
+    expect(detectSeries(series(opposite), [{ type: 'spike' }])).toEqual([]);
+  });
+
   it('flags drops as negative spikes', () => {
     const values = withDays(noisy(flat(80, 100)), { 60: 40 });
     expect(detectSeries(series(values), [{ type: 'spike' }])[0]).toMatchObject({ result: 'Negative' });
