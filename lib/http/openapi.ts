@@ -72,29 +72,85 @@ const security = {
 };
 
 /**
- * Query parameters an operation reads: `query.x` / `query['x']` in its handler, the parameters of the
- * helpers it hands the query to, and the paged filter run (which takes the whole query object).
+ * Query parameters an operation reads: `query.x` / `query['x']` in its handler, and the parameters of the
+ * helpers it hands the query to (the whole query object, or a window of it). A handler that hands `query`
+ * to a helper not listed here fails test/deploy/openapi.test.ts.
  */
-const QUERY_HELPERS: Array<[RegExp, string[]]> = [
-  [/\bwindow\(query\)/, ['limit', 'offset']],
-  [/\bmembersParam\(query\)/, ['members']],
-  [/anomaliesByFilterPaged\(/, ['offset', 'pageSize', 'sortBy', 'order', 'format', 'members']],
+// `name)?(`: a bundler or test runner may call an imported helper as `(0, module.name)(…)`.
+export const QUERY_HELPERS: Array<[RegExp, string[]]> = [
+  // functions/http/comments.ts: window(query) reads the date window.
+  [/\bwindow\(query\)/, ['dateFrom', 'dateTo']],
+  [/\bmembersParam\)?\(query\)/, ['members']],
+  [/\banomaliesByFilterPaged\)?\(/, ['offset', 'pageSize', 'sortBy', 'order', 'format', 'members']],
+  [/\bexplorerTree\)?\(/, ['c.{category}', 'dimension', 'search', 'offset', 'limit']],
+  [/\bexplorerSearch\)?\(/, ['q', 'limit']],
 ];
 
-const QUERY_DOC: Record<string, string> = {
-  limit: 'Most items in the answer',
-  offset: 'Items to skip (paging)',
-  pageSize: 'Records per page (1-1000)',
-  sortBy: 'rank, a record field or categories.<name>',
-  order: 'asc or desc',
-  format: 'csv answers every record as CSV',
-  members: 'true: each merged event carries its member records',
-  dataViewId: 'Only this data view (id)',
-  seriesId: 'Only this series (id)',
-  force: 'true or false',
-  dateFrom: 'First day, yyyy-MM-dd',
-  dateTo: 'Last day, yyyy-MM-dd',
+const int = (minimum = 0, maximum?: number) => ({
+  type: 'integer',
+  minimum,
+  ...(maximum ? { maximum } : {}),
+});
+const bool = { type: 'boolean' };
+const str = { type: 'string' };
+const date = { type: 'string', format: 'date' };
+
+/** Schema and description of every query parameter, by name; `<METHOD path> <name>` where operations differ. */
+export const QUERY_DOC: Record<string, { schema: Record<string, unknown>; description: string }> = {
+  limit: { schema: int(1), description: 'Most items in the answer' },
+  'GET /api/v1/jobs limit': { schema: int(1, 1000), description: 'Most jobs in the answer (default 100)' },
+  'GET /api/v1/dataviews/{id}/explorer/tree limit': {
+    schema: int(1, 500),
+    description: 'Children per page (default 100); needs dimension',
+  },
+  'GET /api/v1/dataviews/{id}/explorer/search limit': {
+    schema: int(1, 200),
+    description: 'Most series in the answer (default 50)',
+  },
+  offset: { schema: int(0), description: 'Items to skip (paging)' },
+  pageSize: { schema: int(1, 1000), description: 'Records per page' },
+  sortBy: { schema: str, description: 'rank (default), a record field or categories.<name>' },
+  order: { schema: { enum: ['asc', 'desc'] }, description: 'Sort order (default asc)' },
+  format: { schema: { enum: ['csv'] }, description: 'csv answers every record as CSV (as Accept: text/csv)' },
+  members: { schema: bool, description: 'true: each merged event carries its member records' },
+  dataViewId: { schema: int(1), description: 'Only this data view (id)' },
+  seriesId: { schema: int(1), description: 'Only this series (id)' },
+  force: {
+    schema: bool,
+    description: 'true: cancel every running job of the view, not only those whose worker stopped',
+  },
+  dateFrom: { schema: date, description: 'First day, yyyy-MM-dd' },
+  dateTo: { schema: date, description: 'Last day, yyyy-MM-dd' },
+  all: { schema: bool, description: "Admins: true lists everyone's subscriptions" },
+  name: { schema: str, description: 'Only views whose name contains this (any case)' },
+  domain: { schema: str, description: 'Only views of this domain' },
+  tag: { schema: str, description: 'Only views with this tag' },
+  'GET /api/v1/jobs status': {
+    schema: { enum: ['pending', 'running', 'failed', 'finished'] },
+    description: 'Only jobs in this status',
+  },
+  'GET /api/v1/anomalies/feedback status': {
+    schema: { enum: ['confirmed', 'expected', 'not-anomaly'] },
+    description: 'Only feedback with this status',
+  },
+  kind: { schema: { enum: ['Load', 'Process', 'CustomLoad'] }, description: 'Only jobs of this kind' },
+  type: { schema: str, description: "Detector type (e.g. DOD); default the view's first detector" },
+  measure: { schema: { enum: ['value', 'count'] }, description: 'The measure to draw (default value)' },
+  instructions: { schema: str, description: 'Other instructions than the filter’s, for this prompt only' },
+  'c.{category}': {
+    schema: str,
+    description:
+      'A category value of the node, one parameter per category: c.<name>=<value> (left out = all)',
+  },
+  dimension: { schema: str, description: 'The category whose values (children of the node) to list' },
+  search: { schema: str, description: 'Only children whose value contains this (any case); needs dimension' },
+  q: { schema: str, description: 'Text the category values contain (any case)' },
 };
+
+/** The schema and description of a query parameter of an operation (undefined: undocumented). */
+export function queryDocOf(route: Route, name: string) {
+  return QUERY_DOC[`${route.method} ${route.path} ${name}`] ?? QUERY_DOC[name];
+}
 
 export function queryParamsOf(route: Route): string[] {
   const source = String(route.handle);
@@ -104,6 +160,14 @@ export function queryParamsOf(route: Route): string[] {
   for (const [re, helperNames] of QUERY_HELPERS)
     if (re.test(source)) for (const n of helperNames) names.add(n);
   return [...names].sort();
+}
+
+/** Whether a handler hands the whole query object on (to a helper that reads parameters of its own). */
+export function handsQueryOn(route: Route): boolean {
+  const source = String(route.handle);
+  // The handler takes `query` from the request and uses it other than as `query.x` / `query?.x` / `query[…]`.
+  const [, params = '', body = ''] = /^[^(]*\(([^)]*)\)([\s\S]*)$/.exec(source) ?? [];
+  return /\bquery\b/.test(params) && /\bquery\b(?!\s*(\?\.|\.|\[))/.test(body);
 }
 
 /** What an operation answers on success: the route's declaration, completed by lib/http/response-schemas.ts. */
@@ -154,8 +218,8 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
           name,
           in: 'query',
           required: false,
-          schema: { type: 'string' },
-          ...(QUERY_DOC[name] ? { description: QUERY_DOC[name] } : {}),
+          schema: queryDocOf(r, name)?.schema ?? { type: 'string' },
+          ...(queryDocOf(r, name) ? { description: queryDocOf(r, name)?.description } : {}),
         })),
       ],
       responses: {

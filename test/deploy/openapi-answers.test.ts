@@ -63,6 +63,12 @@ describe(`every answer matches the OpenAPI document on ${backendName}`, () => {
     if (match.kind !== 'found') throw new Error(`no route for ${method} ${rawPath}`);
     const key = `${match.route.method} ${match.route.path}`;
     const declared = responseOf(match.route);
+    // Every query parameter sent is one the operation documents.
+    const documented = doc.paths[match.route.path][match.route.method.toLowerCase()].parameters
+      .filter((p: Json) => p.in === 'query')
+      .map((p: Json) => p.name);
+    for (const name of new URLSearchParams(path.split('?')[1] ?? '').keys())
+      expect(documented, `${key} ?${name}`).toContain(name.startsWith('c.') ? 'c.{category}' : name);
     expect(r.status, `${method} ${path}: ${r.text.slice(0, 300)}`).toBe(declared.status);
     const type = r.headers.get('content-type') ?? '';
     if (declared.status === 204) expect(r.text, key).toBe('');

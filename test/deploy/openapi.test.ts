@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../../functions/http/registry';
 import * as system from '../../functions/http/system';
 import { DOCS_CSP } from '../../lib/http/docs-page';
-import { buildOpenApi, queryParamsOf } from '../../lib/http/openapi';
+import { buildOpenApi, handsQueryOn, QUERY_HELPERS, queryDocOf, queryParamsOf } from '../../lib/http/openapi';
+import type { Route } from '../../lib/http/router';
 import { RESPONSES, responseKey } from '../../lib/http/response-schemas';
 import { root } from './support';
 
@@ -95,13 +96,27 @@ describe('the OpenAPI document', () => {
     expect(specific({ $ref: '#/components/schemas/user-view' })).toBe(true);
   });
 
-  it('declares the query parameters every operation reads', () => {
+  it('declares the query parameters every operation reads, each with a schema and a description', () => {
     let declared = 0;
     for (const r of routes) {
+      const key = `${r.method} ${r.path}`;
       const op = doc.paths[r.path][r.method.toLowerCase()];
-      const names = op.parameters.filter((p: Json) => p.in === 'query').map((p: Json) => p.name);
-      expect(names, `${r.method} ${r.path}`).toEqual(queryParamsOf(r));
-      declared += names.length;
+      const query = op.parameters.filter((p: Json) => p.in === 'query');
+      expect(
+        query.map((p: Json) => p.name),
+        key,
+      ).toEqual(queryParamsOf(r));
+      for (const p of query) {
+        expect(p.description, `${key} ?${p.name}`).toEqual(expect.any(String));
+        expect(queryDocOf(r, p.name)?.schema, `${key} ?${p.name}`).toBeDefined();
+      }
+      // A handler that hands the whole query on reads what a known helper reads.
+      if (handsQueryOn(r))
+        expect(
+          QUERY_HELPERS.some(([re]) => re.test(String(r.handle))),
+          `${key} hands its query to a helper that QUERY_HELPERS (lib/http/openapi.ts) does not list`,
+        ).toBe(true);
+      declared += query.length;
     }
     // Every `query.x` of the route tables is documented on some operation.
     const documented = new Set(
@@ -116,7 +131,19 @@ describe('the OpenAPI document', () => {
       for (const m of source.matchAll(/\bquery\.(\w+)/g))
         expect(documented.has(m[1]), `${f}: ${m[1]}`).toBe(true);
     }
-    expect(declared).toBeGreaterThan(10);
+    expect(declared).toBeGreaterThan(30);
+  });
+
+  it('notices a handler that hands its query to an unknown helper', () => {
+    const route = (handle: Route['handle']) => ({ ...routes[0], handle });
+    expect(handsQueryOn(route(async ({ query }) => ({ page: query.page })))).toBe(false);
+    expect(handsQueryOn(route(async ({ query }) => JSON.stringify(query)))).toBe(true);
+    expect(handsQueryOn(route(async ({ body }) => (body as { query: string }).query))).toBe(false);
+    expect(queryParamsOf(route(async ({ query }) => [query.a, query?.b, query['c']]))).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
   });
 
   it('names its security schemes and which operations need them', () => {
