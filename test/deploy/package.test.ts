@@ -261,6 +261,38 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     }
   });
 
+  it('lets the functions that send alerts and regenerate summaries read, not write, the service secrets', () => {
+    const prefix = `:secret:anomaly-monitor/${STAGE}/secrets/*`;
+    // processWorker: immediate alerts and summaries after detection; cronLoads: digests and retried deliveries.
+    for (const id of ['ProcessWorkerLambdaFunction', 'CronLoadsLambdaFunction']) {
+      const own = statementsOf(resources[roleOf(resources[id])]).filter((s) =>
+        s.Resource.some((r) => String((r as Json)['Fn::Sub'] ?? '').endsWith(prefix)),
+      );
+      expect(
+        own.flatMap((s) => s.Action),
+        id,
+      ).toEqual(['secretsmanager:GetSecretValue']);
+    }
+  });
+
+  it('gives the functions of a VPC stage a security group with only the outbound rules they need', () => {
+    const group = resources.FunctionsSecurityGroup;
+    expect(group.Type).toBe('AWS::EC2::SecurityGroup');
+    expect(group.Condition).toBe('OwnSecurityGroup');
+    expect(group.Properties.SecurityGroupIngress).toBeUndefined();
+    const rules = group.Properties.SecurityGroupEgress as Json[];
+    expect(rules.every((r) => r.IpProtocol === 'tcp' && r.FromPort === r.ToPort)).toBe(true);
+    const open = rules.filter((r) => r.CidrIp === '0.0.0.0/0').map((r) => r.FromPort);
+    // HTTPS (AWS APIs via NAT, webhooks, Slack, language model), SMTP for e-mail alerts, source databases.
+    expect(open.sort()).toEqual([1433, 1521, 443, 465, 5432, 587]);
+    const database = rules.filter((r) => r.DestinationSecurityGroupId !== undefined);
+    expect(database.map((r) => r.FromPort)).toEqual([5432]);
+    const ingress = resources.DatabaseIngressFromFunctions;
+    expect(ingress.Condition).toBe('OwnSecurityGroup');
+    expect(refTarget(ingress.Properties.SourceSecurityGroupId)).toBe('FunctionsSecurityGroup');
+    expect(ingress.Properties.GroupId).toBe(database[0].DestinationSecurityGroupId);
+  });
+
   it('gives the migrate task a role that only writes logs and reads the database credentials', () => {
     for (const id of ['MigrateLambdaFunction']) {
       const actions = statementsOf(resources[roleOf(resources[id])]).flatMap((s) =>
