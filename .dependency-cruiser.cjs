@@ -1,4 +1,25 @@
-/** Layer rules that fail the build: entrypoints import lib/, never the reverse; no cycles. */
+/**
+ * Layer rules that fail the build (`npm run lint`): entrypoints import lib/, never the reverse; the
+ * pure domain imports no database, queue or secrets code; lib/dataviews alone reads the data_views
+ * table; no cycles, counting type-only imports. test/unit/architecture/dependency-rules.test.ts
+ * shows each rule failing on a deliberately bad fixture.
+ */
+
+/** Folders and files that hold pure domain code: computations over values, no I/O. */
+const PURE_DOMAIN = [
+  '^lib/detection/',
+  '^lib/calendar/',
+  '^lib/dataviews/definition/',
+  '^lib/filters/(rank|aggregate|aggregate-graph|aggregate-hierarchical|union-find|events|select|time-range|types)\\.ts$',
+  '^lib/comments/(matching|categories|rules)\\.ts$',
+];
+
+/** Database, queue and secrets code: lib adapters and the driver packages behind them. */
+const IO_CODE = [
+  '^lib/(db|queue|secrets|dataset|connectors|app|config)/',
+  '(^|/)node_modules/(drizzle-orm|postgres|@electric-sql|@aws-sdk|mssql|oracledb|snowflake-sdk)/',
+];
+
 module.exports = {
   forbidden: [
     {
@@ -9,11 +30,12 @@ module.exports = {
       to: { path: '^(functions|scripts|cli|test|web)/' },
     },
     {
-      name: 'functions-stay-thin',
-      comment: 'Lambda handlers import lib/ and each other, not scripts, the CLI or tests.',
+      name: 'functions-import-lib-only',
+      comment:
+        'Lambda handlers import lib/ (and each other: the route registry, the container), nothing else of ours.',
       severity: 'error',
       from: { path: '^functions/' },
-      to: { path: '^(scripts|cli|test|web)/' },
+      to: { dependencyTypes: ['local'], pathNot: '^(functions|lib)/' },
     },
     {
       name: 'cli-talks-http',
@@ -23,7 +45,24 @@ module.exports = {
       to: { path: '^(functions|lib/db|test)/' },
     },
     {
+      name: 'pure-domain-does-no-io',
+      comment:
+        'Detectors, the calendar, ranking and aggregation, comment matching and the definition checks import no database, queue or secrets code.',
+      severity: 'error',
+      from: { path: PURE_DOMAIN },
+      to: { path: IO_CODE },
+    },
+    {
+      name: 'dataviews-own-their-table',
+      comment:
+        'Only lib/dataviews reads data_views: other modules use lib/dataviews/scope.ts (readers and the SQL scope).',
+      severity: 'error',
+      from: { path: '^(lib|functions|cli)/', pathNot: '^lib/(dataviews|db)/' },
+      to: { path: '^lib/db/tables/dataviews\\.ts$' },
+    },
+    {
       name: 'no-circular',
+      comment: 'No cycles, type-only imports included (tsPreCompilationDeps).',
       severity: 'error',
       from: {},
       to: { circular: true },
@@ -31,6 +70,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: a cycle through `import type` is still a cycle of the design.
+    tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
     exclude: { path: '(node_modules|\\.esbuild|web/dist)' },

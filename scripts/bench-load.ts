@@ -16,7 +16,7 @@ import { openSource } from '../lib/connectors/index';
 import { codeColumn, createDataset, dictKey, ident, schemaNameFor } from '../lib/dataset/ddl';
 import { connectDatabase } from '../lib/db/connect';
 import type { Database } from '../lib/db/database';
-import { dataViews } from '../lib/db/tables/index';
+import { dataViews } from '../lib/db/tables/dataviews';
 import type { JobRow } from '../lib/jobs/repository';
 import { groupingSets } from '../lib/pipeline/grouping';
 import { runLoad } from '../lib/pipeline/load';

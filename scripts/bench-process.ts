@@ -12,9 +12,9 @@ import { toEpochDay } from '../lib/calendar/days';
 import { createDataset, schemaNameFor } from '../lib/dataset/ddl';
 import { connectDatabase } from '../lib/db/connect';
 import type { Database } from '../lib/db/database';
-import { dataViews } from '../lib/db/tables/index';
+import { dataViews } from '../lib/db/tables/dataviews';
 import { DETECTOR_TYPES, withDefaults } from '../lib/dataviews/definition/detector-params';
-import type { DataViewRow } from '../lib/dataviews/repository';
+import { type DataViewRecord, type DataViewRow, toDataView } from '../lib/dataviews/views';
 import { runViewDetection } from '../lib/process-job/run';
 import { intArrayLiteral } from '../lib/process-job/series-reader';
 import { logger } from '../lib/shared/logger';
@@ -62,9 +62,9 @@ function catMap() {
   return rows.map((x) => ({ ...x, parent: parent(x) ?? null }));
 }
 
-async function createView(db: Database): Promise<DataViewRow> {
+async function createView(db: Database): Promise<DataViewRecord> {
   const existing = (await db.orm.select().from(dataViews)) as DataViewRow[];
-  if (existing.length) return existing[0];
+  if (existing.length) return toDataView(existing[0]);
   const definition = {
     schemaVersion: 3,
     metadata: { name: 'bench', domain: 'bench' },
@@ -117,7 +117,7 @@ async function createView(db: Database): Promise<DataViewRow> {
       SELECT series_id, min(day), max(day), count(*) FILTER (WHERE NOT filled), sum(value) FROM ${s}.data GROUP BY series_id`),
   );
   await db.rows(sql.raw(`ANALYZE ${s}.data`));
-  return row;
+  return toDataView(row);
 }
 
 async function main() {

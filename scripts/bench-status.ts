@@ -16,7 +16,7 @@ import { openSource } from '../lib/connectors/index';
 import { createDataset, DATA_TABLES, ident, schemaNameFor } from '../lib/dataset/ddl';
 import { connectDatabase } from '../lib/db/connect';
 import type { Database } from '../lib/db/database';
-import { dataViews } from '../lib/db/tables/index';
+import { dataViews } from '../lib/db/tables/dataviews';
 import { getDataViewStatus } from '../lib/dataviews/status';
 import { systemCaller } from '../lib/identity/caller';
 import type { JobRow } from '../lib/jobs/repository';

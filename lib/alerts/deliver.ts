@@ -13,7 +13,7 @@ import { findVisibleFilter } from '../filters/repository';
 import { parseDataViews } from '../filters/parse';
 import type { AnomalyRecord, FilterDefinition } from '../filters/types';
 import { callerForUser } from '../identity/authenticate';
-import { canSeeDataView } from '../identity/caller';
+import { canRead } from '../dataviews/scope';
 import type { SecretStore } from '../secrets/index';
 import type { Logger } from '../shared/logger';
 import { addressRefusal, endpointRefusal, pinnedFetch } from '../summaries/endpoint-guard';
@@ -70,7 +70,7 @@ async function collect(deps: AlertDeps, sub: SubscriptionRow): Promise<AnomalyRe
     { ...(filter.settings as Partial<FilterDefinition>), hideDismissed: true },
     false,
   );
-  const records = answer.anomalies.filter((a) => canSeeDataView(caller, a.dataViewId));
+  const records = answer.anomalies.filter((a) => canRead(caller, a.dataViewId));
   if (records.length === 0) return [];
   const fresh: AnomalyRecord[] = [];
   for (const r of records) {
@@ -309,7 +309,7 @@ export async function sendDigest(deps: AlertDeps, sub: SubscriptionRow, now: Dat
   const caller = await callerForUser(deps.db, sub.userId);
   const records = rows
     .map((r) => (typeof r.record === 'string' ? JSON.parse(r.record) : r.record) as AnomalyRecord)
-    .filter((r) => caller !== undefined && canSeeDataView(caller, r.dataViewId));
+    .filter((r) => caller !== undefined && canRead(caller, r.dataViewId));
   records.sort((a, b) => (b.sin ?? Number.NEGATIVE_INFINITY) - (a.sin ?? Number.NEGATIVE_INFINITY));
   if (records.length === 0) return { subscriptionId: sub.id, newRecords: 0 };
   const id = await queueDelivery(deps, sub, 'digest', records, now);

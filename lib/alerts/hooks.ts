@@ -1,7 +1,7 @@
 /** The two places the rest of the service calls alerts from: after a detection cycle, and the every-minute schedule. */
-import { eq } from 'drizzle-orm';
 import type { Container } from '../app/container';
-import { dataViews } from '../db/tables/index';
+import { readViews } from '../dataviews/scope';
+import { systemCaller } from '../identity/caller';
 import { logger } from '../shared/logger';
 import { type AlertDeps, alertsAfterDetection, alertsTick } from './deliver';
 
@@ -13,10 +13,7 @@ export function alertDeps(c: Container, log = logger): AlertDeps {
 export async function alertsAfterCycle(c: Container, dataViewId: number, jobId: number): Promise<unknown> {
   const log = logger.child({ jobId });
   try {
-    const [view] = await c.db.orm
-      .select({ id: dataViews.id, domain: dataViews.domain, name: dataViews.name })
-      .from(dataViews)
-      .where(eq(dataViews.id, dataViewId));
+    const [view] = await readViews(systemCaller(), c.db, { ids: [dataViewId] });
     if (!view) return [];
     return await alertsAfterDetection(alertDeps(c, log), view);
   } catch (e) {

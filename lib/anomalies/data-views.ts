@@ -1,7 +1,7 @@
 /** The data views a filter runs over: its `<domain> / <name>` entries resolved against the views the caller can see. */
-import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { type Caller, visibleDataViewIds } from '../identity/caller';
+import { readViews } from '../dataviews/scope';
+import type { Caller } from '../identity/caller';
 import type { DataViewRef } from '../filters/types';
 import { ValidationError } from '../shared/errors';
 
@@ -27,43 +27,20 @@ export interface ResolvedViews {
   warnings: string[];
 }
 
-function categoryNames(json: string | null): string[] {
-  if (!json) return [];
-  const parsed = JSON.parse(json) as unknown;
-  if (!Array.isArray(parsed)) return [];
-  return parsed
-    .map((c) => (c && typeof c === 'object' ? (c as { name?: unknown }).name : undefined))
-    .filter((n): n is string => typeof n === 'string');
-}
-
 /** Every data view the caller can see (admins: all), ordered by id. */
 export async function readableViews(db: Database, caller: Caller): Promise<ViewInfo[]> {
-  const visible = visibleDataViewIds(caller);
-  if (visible && visible.length === 0) return [];
-  const scope = visible
-    ? sql`WHERE id IN (${sql.join(
-        visible.map((id) => sql`${id}`),
-        sql`, `,
-      )})`
-    : sql``;
-  const rows = await db.rows<{
-    id: number;
-    domain: string;
-    name: string;
-    deployed: boolean;
-    schema_name: string | null;
-    categories: string | null;
-  }>(sql`SELECT id, domain, name, deployed, schema_name, (definition -> 'categories')::text AS categories
-         FROM data_views ${scope} ORDER BY id`);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    domain: r.domain,
-    name: r.name,
-    label: `${r.domain} / ${r.name}`,
-    deployed: r.deployed && r.schema_name !== null,
-    schema: r.schema_name,
-    categories: categoryNames(r.categories),
-  }));
+  const views = await readViews(caller, db);
+  return views
+    .sort((a, b) => a.id - b.id)
+    .map((v) => ({
+      id: v.id,
+      domain: v.domain,
+      name: v.name,
+      label: v.title,
+      deployed: v.deployed && v.schemaName !== null,
+      schema: v.schemaName,
+      categories: (v.definition.categories ?? []).map((c) => c.name),
+    }));
 }
 
 function refKey(domain: string, name: string): string {

@@ -1,8 +1,7 @@
 /** Comment rows in the service database; no authorization here, the use cases in service.ts decide who sees what. */
 import { and, asc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { comments, dataViews } from '../db/tables/index';
-import { definitionCategoryNames } from './categories';
+import { comments } from '../db/tables/index';
 
 export type CommentRow = typeof comments.$inferSelect;
 
@@ -16,6 +15,8 @@ export interface CommentValues {
 }
 
 export interface CommentFilter {
+  /** The caller's scope over comments.data_view_id (lib/dataviews/scope readableBy). */
+  scope?: SQL;
   /** undefined: every data view; otherwise only these (an empty list finds nothing). */
   dataViewIds?: readonly number[];
   dataViewId?: number;
@@ -35,7 +36,7 @@ export async function findCommentRow(db: Database, id: number): Promise<CommentR
 /** Comments matching every given condition, ordered by dateFrom, then id. */
 export async function findCommentRows(db: Database, f: CommentFilter): Promise<CommentRow[]> {
   if (f.dataViewIds && f.dataViewIds.length === 0) return [];
-  const conds: SQL[] = [];
+  const conds: SQL[] = f.scope ? [f.scope] : [];
   if (f.dataViewIds) conds.push(inArray(comments.dataViewId, [...f.dataViewIds]));
   if (f.dataViewId !== undefined) conds.push(eq(comments.dataViewId, f.dataViewId));
   // Two windows overlap when each starts no later than the other ends.
@@ -65,13 +66,4 @@ export async function updateCommentRow(db: Database, id: number, values: Comment
 
 export async function deleteCommentRow(db: Database, id: number): Promise<void> {
   await db.orm.delete(comments).where(eq(comments.id, id));
-}
-
-/** The category names of a data view, or undefined when there is no such data view. */
-export async function dataViewCategoryNames(db: Database, dataViewId: number): Promise<string[] | undefined> {
-  const [row] = await db.orm
-    .select({ definition: dataViews.definition })
-    .from(dataViews)
-    .where(eq(dataViews.id, dataViewId));
-  return row ? definitionCategoryNames(row.definition) : undefined;
 }

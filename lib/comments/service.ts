@@ -1,21 +1,20 @@
 /** Comment use cases: every read scoped to the caller's data views, writes by admins (REST) or by signed-in users (web UI). */
 import type { Database } from '../db/database';
-import {
-  type Caller,
-  canSeeDataView,
-  isAdmin,
-  requireAdmin,
-  requireRead,
-  visibleDataViewIds,
-} from '../identity/caller';
+import { comments } from '../db/tables/index';
+import { canRead, readableBy, readView } from '../dataviews/scope';
+import { type Caller, isAdmin, requireAdmin, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
-import { canonicalCategories, type CommentCategories, constraintsOnly } from './categories';
+import {
+  canonicalCategories,
+  type CommentCategories,
+  constraintsOnly,
+  definitionCategoryNames,
+} from './categories';
 import { attachComments, type MatchableAnomaly } from './matching';
 import {
   type CommentFilter,
   type CommentRow,
   type CommentValues,
-  dataViewCategoryNames,
   deleteCommentRow,
   findCommentRow,
   findCommentRows,
@@ -74,7 +73,6 @@ function toRecord(row: CommentRow): CommentRecord {
 }
 
 const commentNotFound = (id: number) => new NotFoundError(`Comment ${id} was not found.`);
-const dataViewNotFound = (id: number) => new NotFoundError(`Data view ${id} was not found.`);
 
 function checkWindow(w: CommentWindow): void {
   if (w.dateFrom === undefined || w.dateTo === undefined) return;
@@ -84,21 +82,20 @@ function checkWindow(w: CommentWindow): void {
 
 /** Rows under the caller's scope: a caller without data views finds nothing, whatever the filter. */
 async function scopedRows(db: Database, caller: Caller, filter: CommentFilter): Promise<CommentRecord[]> {
-  const rows = await findCommentRows(db, { ...filter, dataViewIds: visibleDataViewIds(caller) });
+  const rows = await findCommentRows(db, { ...filter, scope: readableBy(caller, comments.dataViewId) });
   return rows.map(toRecord);
 }
 
 /** A visible comment row, or 404 (a comment of a data view the caller cannot see does not exist for them). */
 async function visibleRow(db: Database, caller: Caller, id: number): Promise<CommentRow> {
   const row = await findCommentRow(db, id);
-  if (!row || !canSeeDataView(caller, row.dataViewId)) throw commentNotFound(id);
+  if (!row || !canRead(caller, row.dataViewId)) throw commentNotFound(id);
   return row;
 }
 
+/** The category names of a view the caller may read (404 otherwise). */
 async function assertDataViewExists(db: Database, caller: Caller, dataViewId: number): Promise<string[]> {
-  const names = canSeeDataView(caller, dataViewId) ? await dataViewCategoryNames(db, dataViewId) : undefined;
-  if (!names) throw dataViewNotFound(dataViewId);
-  return names;
+  return definitionCategoryNames((await readView(caller, db, dataViewId)).definition);
 }
 
 /** GET /comments/{id} */
@@ -174,9 +171,7 @@ export async function attachVisibleComments<A extends MatchableAnomaly>(
   caller: Caller,
   anomalies: readonly A[],
 ): Promise<Array<A & { comments: CommentRecord[] }>> {
-  const dataViewIds = [...new Set(anomalies.map((a) => a.dataViewId))].filter((id) =>
-    canSeeDataView(caller, id),
-  );
+  const dataViewIds = [...new Set(anomalies.map((a) => a.dataViewId))].filter((id) => canRead(caller, id));
   let comments: CommentRecord[] = [];
   if (dataViewIds.length) {
     // yyyy-MM-dd strings sort like dates: one query for the span of all anomalies.

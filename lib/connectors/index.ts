@@ -4,13 +4,13 @@ import type { ConnectorType } from './types';
 
 export * from './types';
 export { maskConfiguration, maskConnString, scrubSecrets, secretsOf, MASK } from './masking';
-export {
-  openSource,
-  type SourceConnector,
-  type OpenSourceOptions,
-  type PreviewResult,
-  type ColumnInfo,
-  type StreamOptions,
+export { openSource } from './open-source';
+export type {
+  SourceConnector,
+  OpenSourceOptions,
+  PreviewResult,
+  ColumnInfo,
+  StreamOptions,
 } from './source-port';
 export { toDriverConfig, describeTarget, type DriverConfig } from './conn-string/index';
 

@@ -1,7 +1,7 @@
 /** Connector rows of the service database; the configuration is only ever stored encrypted (secret_ref) and masked. */
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { connectors, dataViews } from '../db/tables/index';
+import { connectors } from '../db/tables/index';
 
 export type ConnectorRow = typeof connectors.$inferSelect;
 
@@ -37,13 +37,4 @@ export async function updateConnectorRow(
 
 export async function deleteConnectorRow(db: Database, id: number): Promise<void> {
   await db.orm.delete(connectors).where(eq(connectors.id, id));
-}
-
-/** Names of the data views whose definition uses the connector. */
-export async function dataViewsUsing(db: Database, name: string): Promise<string[]> {
-  const rows = await db.orm
-    .select({ domain: dataViews.domain, name: dataViews.name })
-    .from(dataViews)
-    .where(sql`lower(${dataViews.connector}) = lower(${name})`);
-  return rows.map((r: { domain: string; name: string }) => `${r.domain} / ${r.name}`);
 }

@@ -1,5 +1,6 @@
 /** Connector use cases (admin only): create, read masked, update, delete, test, preview, and opening a source for loads. */
 import type { Database } from '../db/database';
+import { viewsUsingConnector } from '../dataviews/repository';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { connectorSecretName } from '../secrets/index';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../shared/errors';
@@ -9,14 +10,14 @@ import { toDriverConfig } from './conn-string/index';
 import { maskConfiguration, scrubSecrets, secretsOf } from './masking';
 import {
   type ConnectorRow,
-  dataViewsUsing,
   deleteConnectorRow,
   findConnector,
   insertConnector,
   listConnectorRows,
   updateConnectorRow,
 } from './repository';
-import { openSource, type PreviewResult, type SourceConnector } from './source-port';
+import { openSource } from './open-source';
+import type { PreviewResult, SourceConnector } from './source-port';
 import type { ConnectorType } from './types';
 
 /** Where connector configurations are kept: the returned reference is what the database stores. */
@@ -168,7 +169,7 @@ export async function updateConnector(
 export async function deleteConnector(deps: ConnectorDeps, caller: Caller, name: string): Promise<void> {
   requireAdmin(caller);
   const row = await mustFind(deps.db, name);
-  const users = await dataViewsUsing(deps.db, row.name);
+  const users = await viewsUsingConnector(deps.db, row.name);
   if (users.length) {
     throw new ConflictError(
       `Connector ${row.name} is used by data view(s) ${users.join(', ')}; change or delete them first.`,

@@ -1,15 +1,7 @@
-/** The source-connector port: what loads, previews and connector tests need from a source database. */
-import { ValidationError } from '../shared/errors';
-import { type DriverConfig, describeTarget, toDriverConfig } from './conn-string/index';
-import { secretsOf } from './masking';
-import type { Driver } from './sources/driver';
-import { createSource } from './sources/runner';
-import { fabricDriver } from './sources/fabric';
-import { mssqlDriver } from './sources/mssql';
-import { oracleDriver } from './sources/oracle';
-import { pgsqlDriver } from './sources/pgsql';
-import { snowflakeDriver } from './sources/snowflake';
-import { type ConnectorType, isConnectorType } from './types';
+/**
+ * The source-connector port: what loads, previews and connector tests need from a source database.
+ * Types only, so that the adapters in ./sources import it without a cycle (./open-source.ts registers them).
+ */
 
 export interface ColumnInfo {
   name: string;
@@ -47,33 +39,4 @@ export interface OpenSourceOptions {
   timeoutMs: number;
   /** Bound on each query round trip: until the first rows, and between batches. Default max(timeoutMs, 5 min). */
   queryTimeoutMs?: number;
-}
-
-type ConfigOf<T extends ConnectorType> = Extract<DriverConfig, { type: T }>['config'];
-
-// Registered by type name; each adapter imports its driver package only when it first connects.
-const drivers: { [T in ConnectorType]: (config: ConfigOf<T>) => Driver } = {
-  pgsql: pgsqlDriver,
-  mssql: mssqlDriver,
-  oracle: oracleDriver,
-  snowflake: snowflakeDriver,
-  fabric: fabricDriver,
-};
-
-/** Opens a connector of `type` (no I/O until the first call); a bad configuration throws ValidationError now. */
-export function openSource(
-  type: ConnectorType,
-  configuration: unknown,
-  options: OpenSourceOptions,
-): SourceConnector {
-  if (!isConnectorType(type)) throw ValidationError.field('type', `unknown connector type '${String(type)}'`);
-  const timeoutMs = Math.max(1, options.timeoutMs);
-  const d = toDriverConfig(type, configuration);
-  const factory = drivers[d.type] as (config: DriverConfig['config']) => Driver;
-  return createSource(factory(d.config), {
-    target: describeTarget(d),
-    secrets: secretsOf(configuration),
-    timeoutMs,
-    queryTimeoutMs: options.queryTimeoutMs ?? Math.max(timeoutMs, 300_000),
-  });
 }

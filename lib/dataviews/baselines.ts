@@ -4,9 +4,7 @@
  * detection. A process job refreshes the same tables as it goes.
  */
 import type { Container } from '../app/container';
-import { schemaNameFor } from '../dataset/ddl';
-import type { DataViewDefinition } from './definition/types';
-import { visibleView } from './service';
+import { readDeployedView } from './scope';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError } from '../shared/errors';
 import {
@@ -46,12 +44,11 @@ export async function recalculateBaselines(
 ): Promise<BaselineRebuild> {
   requireAdmin(caller);
   const started = performance.now();
-  const row = await visibleView(c.db, caller, id);
-  if (!row.deployed) throw new ConflictError(`Data view ${row.domain}/${row.name} is not deployed.`);
-  const def = row.definition as unknown as DataViewDefinition;
+  const row = await readDeployedView(caller, c.db, id);
+  const def = row.definition;
   const detectors = viewDetectors(def).filter((d) => CROSS_TYPES.includes(d.resolved.type));
   if (detectors.length === 0) throw new ConflictError(NO_BASELINE_DETECTORS);
-  const schema = row.schemaName ?? schemaNameFor(row.id);
+  const schema = row.schema;
   const categories = (def.categories ?? []).map((x) => x.name);
   const layout = await readLayout(c.db, schema, def.categories ?? []);
   // A negative id never meets a job id; the seconds keep ids of later rebuilds distinct.

@@ -9,23 +9,22 @@ import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError, ValidationError } from '../shared/errors';
 import { checkDefinition } from './checked-definition';
 import { label, toSummary } from './present';
-import { type DataViewRow, deleteJobs, updateView } from './repository';
-import { visibleView } from './service';
+import { deleteJobs, updateView } from './repository';
+import { readView } from './scope';
 import type { DataViewDeps, DataViewSummary } from './types';
+import { assertDeployed, type DataViewRecord } from './views';
 
-type Action = (db: Database, row: DataViewRow) => Promise<DataViewRow>;
+type Action = (db: Database, row: DataViewRecord) => Promise<DataViewRecord>;
 
 async function act(deps: DataViewDeps, caller: Caller, id: number, action: Action): Promise<DataViewSummary> {
   requireAdmin(caller);
-  return toSummary(await deps.db.tx(async (db) => action(db, await visibleView(db, caller, id, true))));
+  return toSummary(
+    await deps.db.tx(async (db) => action(db, await readView(caller, db, id, { forUpdate: true }))),
+  );
 }
 
-function requireDeployed(row: DataViewRow, action: string): void {
-  if (!row.deployed) {
-    throw new ConflictError(
-      `Data view ${label(row)} is not deployed, so it cannot be ${action}. Deploy it first.`,
-    );
-  }
+function requireDeployed(row: DataViewRecord, action: string): void {
+  assertDeployed(row, `, so it cannot be ${action}. Deploy it first.`);
 }
 
 /** POST /{id}/deploy: validates again, creates the dataset and leaves the view disabled. */
@@ -85,7 +84,7 @@ export function disableDataView(deps: DataViewDeps, caller: Caller, id: number):
  */
 export function undeployDataView(deps: DataViewDeps, caller: Caller, id: number): Promise<DataViewSummary> {
   return act(deps, caller, id, async (db, row) => {
-    const schema = row.schemaName ?? schemaNameFor(row.id);
+    const schema = row.schema;
     if (!row.deployed && !(await datasetExists(db, schema))) {
       throw new ConflictError(`Data view ${label(row)} is not deployed; there is no deployment to delete.`);
     }
@@ -105,7 +104,7 @@ export function undeployDataView(deps: DataViewDeps, caller: Caller, id: number)
 export function cleanDataView(deps: DataViewDeps, caller: Caller, id: number): Promise<DataViewSummary> {
   return act(deps, caller, id, async (db, row) => {
     requireDeployed(row, 'cleaned');
-    await cleanDataset(db, row.schemaName ?? schemaNameFor(row.id));
+    await cleanDataset(db, row.schema);
     await deleteJobs(db, row.id);
     return updateView(db, row.id, { updatedAt: deps.clock.now() });
   });

@@ -1,10 +1,11 @@
 /** How a data view row is shown: its state, the summary, the lite entry and the full document. */
-import type { DataViewDefinition, DataViewState } from './definition/index';
-import type { DataViewRow, JobRow } from './repository';
+import type { DataViewState } from './definition/index';
+import type { JobRow } from './repository';
+import type { DataViewRecord } from './views';
 import type { DataViewDocument, DataViewLite, DataViewSummary, JobInfo } from './types';
 
 /** prepared (not deployed), disabled (deployed, not enabled) or enabled. */
-export function stateOf(row: Pick<DataViewRow, 'deployed' | 'enabled'>): DataViewState {
+export function stateOf(row: Pick<DataViewRecord, 'deployed' | 'enabled'>): DataViewState {
   if (!row.deployed) return 'prepared';
   return row.enabled ? 'enabled' : 'disabled';
 }
@@ -12,11 +13,11 @@ export function stateOf(row: Pick<DataViewRow, 'deployed' | 'enabled'>): DataVie
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 /** `<domain>/<name>`, how messages name a view. */
-export function label(row: Pick<DataViewRow, 'domain' | 'name'>): string {
+export function label(row: Pick<DataViewRecord, 'domain' | 'name'>): string {
   return `${row.domain}/${row.name}`;
 }
 
-export function toSummary(row: DataViewRow): DataViewSummary {
+export function toSummary(row: DataViewRecord): DataViewSummary {
   return {
     id: row.id,
     name: row.name,
@@ -33,18 +34,18 @@ export function toSummary(row: DataViewRow): DataViewSummary {
   };
 }
 
-export function toLite(row: DataViewRow): DataViewLite {
+export function toLite(row: DataViewRecord): DataViewLite {
   return { id: row.id, name: row.name, domain: row.domain, state: stateOf(row) };
 }
 
 /** The stored definition with the read-only fields first, so a GET can be edited and PUT back. */
-export function toDocument(row: DataViewRow): DataViewDocument {
+export function toDocument(row: DataViewRecord): DataViewDocument {
   return {
     id: row.id,
     state: stateOf(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    ...(row.definition as unknown as DataViewDefinition),
+    ...row.definition,
   };
 }
 

@@ -1,8 +1,8 @@
 /** Data view use cases: create, update, delete, read and list (the lifecycle actions are in ./lifecycle). */
 import { datasetExists, dropDataset, schemaNameFor } from '../dataset/ddl';
 import type { Database } from '../db/database';
-import { assertDataViewVisible, type Caller, requireAdmin, visibleDataViewIds } from '../identity/caller';
-import { AppError, ConflictError, NotFoundError } from '../shared/errors';
+import { type Caller, requireAdmin } from '../identity/caller';
+import { AppError, ConflictError } from '../shared/errors';
 import { checkDefinition } from './checked-definition';
 import {
   type DataViewDefinition,
@@ -12,16 +12,8 @@ import {
 } from './definition/index';
 import { assertBelowLicenseLimit } from './license';
 import { label, toDocument, toLite, toSummary } from './present';
-import {
-  type DataViewRow,
-  deleteView,
-  domainNameTaken,
-  findView,
-  insertView,
-  listViews,
-  lockViewCreation,
-  updateView,
-} from './repository';
+import { deleteView, domainNameTaken, insertView, lockViewCreation, updateView } from './repository';
+import { readView, readViews } from './scope';
 import type {
   DataViewDeps,
   DataViewDocument,
@@ -47,19 +39,6 @@ async function assertUnique(db: Database, def: DataViewDefinition, exceptId?: nu
   if (await domainNameTaken(db, domain, name, exceptId)) {
     throw new ConflictError(`A data view ${domain}/${name} already exists; choose another name or domain.`);
   }
-}
-
-/** The row of a view the caller may see, or 404 (also for views not assigned to the caller). */
-export async function visibleView(
-  db: Database,
-  caller: Caller,
-  id: number,
-  forUpdate = false,
-): Promise<DataViewRow> {
-  assertDataViewVisible(caller, id);
-  const row = await findView(db, id, forUpdate);
-  if (!row) throw new NotFoundError(`Data view ${id} was not found.`);
-  return row;
 }
 
 /** POST /dataviews: a new, prepared view from Fact JSON or YAML; refused at the licence limit. */
@@ -88,10 +67,10 @@ export async function updateDataView(
 ): Promise<DataViewDocument> {
   requireAdmin(caller);
   return deps.db.tx(async (db) => {
-    const row = await visibleView(db, caller, id, true);
+    const row = await readView(caller, db, id, { forUpdate: true });
     const def = await checkDefinition(db, parseDefinitionBody(body));
     if (row.deployed) {
-      const locked = lockedFieldsChanged(row.definition as unknown as DataViewDefinition, def);
+      const locked = lockedFieldsChanged(row.definition, def);
       if (locked.length > 0) {
         throw new AppError(
           'CONFLICT',
@@ -114,7 +93,7 @@ export async function updateDataView(
 export async function deleteDataView(deps: DataViewDeps, caller: Caller, id: number): Promise<void> {
   requireAdmin(caller);
   await deps.db.tx(async (db) => {
-    const row = await visibleView(db, caller, id, true);
+    const row = await readView(caller, db, id, { forUpdate: true });
     if (row.deployed) {
       throw new ConflictError(
         `Data view ${label(row)} is deployed; delete the deployment (undeploy) first, then delete the data view.`,
@@ -133,7 +112,7 @@ export async function getDataView(
   caller: Caller,
   id: number,
 ): Promise<DataViewDocument> {
-  return toDocument(await visibleView(deps.db, caller, id));
+  return toDocument(await readView(caller, deps.db, id));
 }
 
 /** GET /dataviews: the caller's views, filtered by name (substring), domain and tag. */
@@ -142,7 +121,7 @@ export async function listDataViews(
   caller: Caller,
   query: DataViewListQuery = {},
 ): Promise<DataViewSummary[]> {
-  return (await listViews(deps.db, query, visibleDataViewIds(caller))).map(toSummary);
+  return (await readViews(caller, deps.db, query)).map(toSummary);
 }
 
 /** GET /dataviews/lite: id, name, domain and state of the caller's views. */
@@ -150,5 +129,5 @@ export async function listDataViewsLite(
   deps: Pick<DataViewDeps, 'db'>,
   caller: Caller,
 ): Promise<DataViewLite[]> {
-  return (await listViews(deps.db, {}, visibleDataViewIds(caller))).map(toLite);
+  return (await readViews(caller, deps.db)).map(toLite);
 }

@@ -1,14 +1,13 @@
 /** What a data view holds: its processing status (data users) and its categories with their values (admins). */
-import { datasetTables, schemaNameFor } from '../dataset/ddl';
+import { datasetTables } from '../dataset/ddl';
 import { catalogTables, estimatesOf, summarizeDataset } from '../dataset/summary';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { type LatestJobRow, latestJobs, newerFinished } from '../jobs/latest';
 import { jobFigures } from '../jobs/progress';
 import { categoryValues } from './dataset-reads';
-import type { DataViewDefinition } from './definition/index';
 import { stateOf } from './present';
 import { activeJobCounts } from './repository';
-import { visibleView } from './service';
+import { readView } from './scope';
 import type { CategoryInfo, DataViewDeps, DataViewStatus, JobInfo } from './types';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -44,8 +43,8 @@ export async function getDataViewStatus(
   id: number,
 ): Promise<DataViewStatus> {
   const { db } = deps;
-  const row = await visibleView(db, caller, id);
-  const schema = row.schemaName ?? schemaNameFor(row.id);
+  const row = await readView(caller, db, id);
+  const schema = row.schema;
   const [catalog, latest, active] = await Promise.all([
     catalogTables(db, [schema]),
     latestJobs(db, [row.id]),
@@ -91,9 +90,9 @@ export async function getDataViewCategories(
 ): Promise<CategoryInfo[]> {
   requireAdmin(caller);
   const { db } = deps;
-  const row = await visibleView(db, caller, id);
-  const def = row.definition as unknown as DataViewDefinition;
-  const schema = row.schemaName ?? schemaNameFor(row.id);
+  const row = await readView(caller, db, id);
+  const def = row.definition;
+  const schema = row.schema;
   const readable = row.deployed && (await datasetTables(db, schema)).includes('cat_map');
   const out: CategoryInfo[] = [];
   for (const c of def.categories) {

@@ -5,13 +5,8 @@
 import { sql } from 'drizzle-orm';
 import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
-import {
-  assertDataViewVisible,
-  type Caller,
-  isAdmin,
-  requireRead,
-  visibleDataViewIds,
-} from '../identity/caller';
+import { assertReadable, readableBy, readViews } from '../dataviews/scope';
+import { type Caller, isAdmin, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import {
   deleteFeedbackRow,
@@ -37,13 +32,15 @@ function toRecord(r: FeedbackRow): FeedbackRecord {
 const notFound = (what: string) => new NotFoundError(`${what} was not found.`);
 
 /** The current anomaly of a key in the view's all_anomalies (its end date), or undefined. */
-async function currentAnomaly(db: Database, k: FeedbackKey): Promise<{ endDate: string } | undefined> {
-  const [view] = await db.rows<{ schema_name: string | null; deployed: boolean }>(
-    sql`SELECT schema_name, deployed FROM data_views WHERE id = ${k.dataViewId}`,
-  );
-  if (!view?.schema_name || !view.deployed) return undefined;
+async function currentAnomaly(
+  caller: Caller,
+  db: Database,
+  k: FeedbackKey,
+): Promise<{ endDate: string } | undefined> {
+  const [view] = await readViews(caller, db, { ids: [k.dataViewId], deployed: true });
+  if (!view) return undefined;
   const [row] = await db.rows<{ end_date: string }>(sql`
-    SELECT end_date::text AS end_date FROM ${sql.raw(`${ident(view.schema_name)}.all_anomalies`)}
+    SELECT end_date::text AS end_date FROM ${sql.raw(`${ident(view.schema)}.all_anomalies`)}
     WHERE series_id = ${k.seriesId} AND coalesce(measure, 'value') = ${k.measure} AND type = ${k.type}
       AND start_date = ${k.startDate}::date
     LIMIT 1`);
@@ -63,7 +60,7 @@ export async function putFeedback(
   requireRead(caller);
   if (!FEEDBACK_STATUSES.includes(input.status))
     throw ValidationError.field('status', `must be one of ${FEEDBACK_STATUSES.join(', ')}`);
-  assertDataViewVisible(caller, input.dataViewId);
+  assertReadable(caller, input.dataViewId);
   const key: FeedbackKey = {
     dataViewId: input.dataViewId,
     seriesId: input.seriesId,
@@ -77,7 +74,7 @@ export async function putFeedback(
       `Feedback on this record was given by ${existing.email}; only they or an administrator can change it.`,
     );
   }
-  const anomaly = await currentAnomaly(db, key);
+  const anomaly = await currentAnomaly(caller, db, key);
   // Feedback that exists may be changed even when a re-detection no longer reports the record.
   if (!anomaly && !existing)
     throw notFound(
@@ -99,7 +96,7 @@ async function visibleRow(db: Database, caller: Caller, id: number): Promise<Fee
   requireRead(caller);
   const row = await findFeedbackById(db, id);
   if (!row) throw notFound(`Feedback ${id}`);
-  assertDataViewVisible(caller, row.dataViewId, 'Feedback');
+  assertReadable(caller, row.dataViewId, 'Feedback');
   return row;
 }
 
@@ -129,17 +126,8 @@ export async function listFeedback(
       'status',
       `must be one of ${FEEDBACK_STATUSES.join(', ')}, got '${q.status.slice(0, 50)}'`,
     );
-  if (q.dataViewId !== undefined) assertDataViewVisible(caller, q.dataViewId);
-  const visible = visibleDataViewIds(caller);
-  if (visible && visible.length === 0) return [];
-  const conditions = [sql`TRUE`];
-  if (visible)
-    conditions.push(
-      sql`data_view_id IN (${sql.join(
-        visible.map((v) => sql`${v}`),
-        sql`, `,
-      )})`,
-    );
+  if (q.dataViewId !== undefined) assertReadable(caller, q.dataViewId);
+  const conditions = [readableBy(caller, sql`data_view_id`)];
   if (q.dataViewId !== undefined) conditions.push(sql`data_view_id = ${q.dataViewId}`);
   if (q.seriesId !== undefined) conditions.push(sql`series_id = ${q.seriesId}`);
   if (q.status !== undefined) conditions.push(sql`status = ${q.status}`);

@@ -1,5 +1,5 @@
 /** Who is calling, as established at the edge, and the permission checks that use cases run first. */
-import { ForbiddenError, NotFoundError } from '../shared/errors';
+import { ForbiddenError } from '../shared/errors';
 
 export type Role = 'admin' | 'data-user';
 export type Permission = 'read' | 'process' | 'admin';
@@ -11,7 +11,7 @@ export interface Caller {
   /** What this credential may do: a token carries its user's role, an API key its own permissions. */
   permissions: ReadonlySet<Permission>;
   via: 'token' | 'api-key';
-  /** The data views this caller may see: 'all' for admins. */
+  /** The data views this caller may see: 'all' for admins (read through lib/dataviews/scope.ts only). */
   dataViews: 'all' | ReadonlySet<number>;
 }
 
@@ -35,21 +35,6 @@ export function requireProcess(caller: Caller): void {
   if (!caller.permissions.has('process') && !caller.permissions.has('admin')) {
     throw new ForbiddenError('This API key cannot start jobs (it needs the process permission).');
   }
-}
-
-/** True when the caller may see the data view; the one visibility rule of the service. */
-export function canSeeDataView(caller: Caller, dataViewId: number): boolean {
-  return caller.dataViews === 'all' || caller.dataViews.has(dataViewId);
-}
-
-/** A data view the caller may not see is answered as not found, never as forbidden. */
-export function assertDataViewVisible(caller: Caller, dataViewId: number, what = 'Data view'): void {
-  if (!canSeeDataView(caller, dataViewId)) throw new NotFoundError(`${what} ${dataViewId} was not found.`);
-}
-
-/** For SQL filters: undefined means every data view, otherwise the visible ids. */
-export function visibleDataViewIds(caller: Caller): number[] | undefined {
-  return caller.dataViews === 'all' ? undefined : [...caller.dataViews];
 }
 
 /** A caller for internal work (schedules, workers) that sees everything. */

@@ -1,7 +1,8 @@
 /** User administration (admins only) and sign-in. */
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { dataViews, userDataViews, users } from '../db/tables/index';
+import { existingViewIds } from '../dataviews/repository';
+import { userDataViews, users } from '../db/tables/index';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../shared/errors';
 import { type Caller, requireAdmin, type Role } from './caller';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
@@ -55,11 +56,7 @@ function view(row: UserRow, ids: number[] | undefined): UserView {
 async function setAssignments(db: Database, userId: number, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length > 0) {
-    const found = await db.orm
-      .select({ id: dataViews.id })
-      .from(dataViews)
-      .where(inArray(dataViews.id, unique));
-    const known = new Set(found.map((r: { id: number }) => r.id));
+    const known = new Set(await existingViewIds(db, unique));
     const missing = unique.filter((id) => !known.has(id));
     if (missing.length)
       throw ValidationError.field('dataViewIds', `unknown data view id(s): ${missing.join(', ')}`);

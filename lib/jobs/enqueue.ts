@@ -2,14 +2,13 @@
 import type { Config } from '../config/config';
 import type { Database } from '../db/database';
 import type { JobKind } from '../db/tables/jobs';
-import type { DataViewDefinition } from '../dataviews/definition/index';
 import { licenseWarning } from '../dataviews/license';
-import { type DataViewRow, findViewByDomainName } from '../dataviews/repository';
-import { visibleView } from '../dataviews/service';
-import { type Caller, canSeeDataView, requireAdmin, requireProcess } from '../identity/caller';
+import { readDeployedView, readView, readViewByName } from '../dataviews/scope';
+import { assertDeployed, type DataViewRecord } from '../dataviews/views';
+import { type Caller, requireAdmin, requireProcess } from '../identity/caller';
 import { type JobQueue, queueOf } from '../queue/port';
 import type { Clock } from '../shared/clock';
-import { ConflictError, NotFoundError, UpstreamError } from '../shared/errors';
+import { ConflictError, UpstreamError } from '../shared/errors';
 import {
   activeJobs,
   activeLoad,
@@ -32,26 +31,19 @@ export interface JobDeps {
 /** A data view addressed by id or by `{domain}/{name}`. */
 export type ViewRef = { id: number } | { domain: string; name: string };
 
-const label = (row: Pick<DataViewRow, 'domain' | 'name'>) => `${row.domain}/${row.name}`;
+const label = (row: Pick<DataViewRecord, 'domain' | 'name'>) => `${row.domain}/${row.name}`;
 
 /** The view the caller asked for; one not visible to the caller is not found. */
-export async function resolveView(db: Database, caller: Caller, ref: ViewRef): Promise<DataViewRow> {
-  if ('id' in ref) return visibleView(db, caller, ref.id);
-  const row = await findViewByDomainName(db, ref.domain, ref.name);
-  if (!row || !canSeeDataView(caller, row.id)) {
-    throw new NotFoundError(`Data view ${ref.domain}/${ref.name} was not found.`);
-  }
-  return row;
+export async function resolveView(db: Database, caller: Caller, ref: ViewRef): Promise<DataViewRecord> {
+  return 'id' in ref ? readView(caller, db, ref.id) : readViewByName(caller, db, ref.domain, ref.name);
 }
 
 /** Throws ConflictError when the view's state does not allow a job of `kind` (spec: job rules). */
-export function assertJobAllowed(row: DataViewRow, kind: JobKind): void {
+export function assertJobAllowed(row: DataViewRecord, kind: JobKind): void {
   const name = label(row);
-  if (!row.deployed)
-    throw new ConflictError(`Data view ${name} is not deployed; deploy it before starting jobs.`);
+  assertDeployed(row, '; deploy it before starting jobs.');
   if (kind === 'CustomLoad') {
-    const def = row.definition as unknown as DataViewDefinition;
-    if (!def.source?.customLoadQuery?.trim()) {
+    if (!row.definition.source?.customLoadQuery?.trim()) {
       throw new ConflictError(`Data view ${name} has no custom load query (source.customLoadQuery).`);
     }
     return;
@@ -59,7 +51,7 @@ export function assertJobAllowed(row: DataViewRow, kind: JobKind): void {
   if (!row.enabled) throw new ConflictError(`Data view ${name} is disabled; enable it before starting jobs.`);
 }
 
-function alreadyQueued(what: 'load' | 'process', row: DataViewRow, job: JobRow): ConflictError {
+function alreadyQueued(what: 'load' | 'process', row: DataViewRecord, job: JobRow): ConflictError {
   return new ConflictError(
     `A ${what} task (job ${job.id}, ${job.status}) for data view ${label(row)} is already in the queue`,
   );
@@ -68,7 +60,7 @@ function alreadyQueued(what: 'load' | 'process', row: DataViewRow, job: JobRow):
 /** Inserts the job row and sends its message; a job whose message cannot be sent is failed, not left waiting. */
 async function insertAndSend(
   deps: JobDeps,
-  row: DataViewRow,
+  row: DataViewRecord,
   kind: JobKind,
   trigger: JobTrigger,
   requestedBy: string | null,
@@ -110,7 +102,7 @@ async function enqueueForCaller(
     if (active) throw alreadyQueued('load', row, active);
     throw new ConflictError(`A load task for data view ${label(row)} is already in the queue`);
   }
-  const view: EnqueuedJob = toJobView({ job, domain: row.domain, name: row.name });
+  const view: EnqueuedJob = toJobView({ job, title: row.title });
   const warning = await licenseWarning(deps);
   if (warning) view.warnings = [warning];
   return view;
@@ -143,8 +135,7 @@ export async function clearQueuedJobs(
   options: { force?: boolean } = {},
 ): Promise<{ dataViewId: number; removed: number; jobIds: number[]; cancelled?: number[] }> {
   requireAdmin(caller);
-  const row = await visibleView(deps.db, caller, id);
-  if (!row.deployed) throw new ConflictError(`Data view ${label(row)} is not deployed.`);
+  const row = await readDeployedView(caller, deps.db, id);
   const jobIds = await deletePendingJobs(deps.db, row.id);
   const now = deps.clock.now();
   const staleBefore = new Date(now.getTime() - (deps.config.jobs.timeoutSeconds + 60) * 1000);
@@ -174,20 +165,20 @@ export async function clearQueuedJobs(
  */
 export async function enqueueScheduledLoad(
   deps: JobDeps,
-  row: DataViewRow,
+  row: DataViewRecord,
 ): Promise<{ job?: JobView; skipped?: string }> {
   const busy = await activeJobs(deps.db, row.id, ['Load', 'CustomLoad', 'Process']);
   if (busy.length > 0)
     return { skipped: `job ${busy[0].id} (${busy[0].kind}, ${busy[0].status}) is in progress` };
   const job = await insertAndSend(deps, row, 'Load', 'cron', null);
   if (!job) return { skipped: 'a load task is already in the queue' };
-  return { job: toJobView({ job, domain: row.domain, name: row.name }) };
+  return { job: toJobView({ job, title: row.title }) };
 }
 
 /** After a successful load: the process job, unless one is already waiting (it will read the new data). */
 export async function enqueueProcessAfterLoad(
   deps: JobDeps,
-  row: DataViewRow,
+  row: DataViewRecord,
   loadJobId: number,
 ): Promise<number> {
   const [pending] = (await activeJobs(deps.db, row.id, ['Process'])).filter((j) => j.status === 'pending');

@@ -3,7 +3,7 @@
  * message, the rows it loaded, and its progress (shards done of the total for a fanned-out detection),
  * all read from the job record (no query).
  */
-import type { JobKind, JobStatus } from './types';
+import type { JobKind, JobStatus } from '../db/tables/jobs';
 
 export interface JobProgress {
   done: number;

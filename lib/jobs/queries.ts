@@ -1,16 +1,10 @@
 /** Reading jobs and the monitoring summary, limited to the data views the caller may see. */
-import { inArray } from 'drizzle-orm';
 import { rowEstimates, summarizeDataset } from '../dataset/summary';
 import type { Database } from '../db/database';
-import { dataViews } from '../db/tables/index';
-import type { DataViewRow } from '../dataviews/repository';
-import {
-  assertDataViewVisible,
-  type Caller,
-  canSeeDataView,
-  requireRead,
-  visibleDataViewIds,
-} from '../identity/caller';
+import { jobs } from '../db/tables/index';
+import { stateOf } from '../dataviews/present';
+import { assertReadable, canRead, readableBy, readView, readViews } from '../dataviews/scope';
+import { type Caller, requireRead } from '../identity/caller';
 import { NotFoundError } from '../shared/errors';
 import type { Clock } from '../shared/clock';
 import { type LatestJobRow, latestJobs, newerFinished } from './latest';
@@ -43,20 +37,18 @@ export const MAX_JOB_LIST = 1000;
 /** GET /jobs: newest first, filtered by data view, status and kind. */
 export async function listJobs(db: Database, caller: Caller, q: JobListQuery): Promise<JobView[]> {
   requireRead(caller);
-  if (q.dataViewId !== undefined) assertDataViewVisible(caller, q.dataViewId);
+  if (q.dataViewId !== undefined) assertReadable(caller, q.dataViewId);
   const limit = Math.min(Math.max(q.limit ?? 100, 1), MAX_JOB_LIST);
-  return (await listJobRows(db, { ...q, limit }, visibleDataViewIds(caller))).map(withFigures);
+  return (await listJobRows(db, { ...q, limit }, readableBy(caller, jobs.dataViewId))).map(withFigures);
 }
 
 /** GET /jobs/{id}: a job of a data view the caller may see. */
 export async function getJob(db: Database, caller: Caller, id: number): Promise<JobView> {
   requireRead(caller);
   const job = await findJobView(db, id);
-  if (!job || !canSeeDataView(caller, job.dataViewId)) throw new NotFoundError(`Job ${id} was not found.`);
+  if (!job || !canRead(caller, job.dataViewId)) throw new NotFoundError(`Job ${id} was not found.`);
   return withFigures(job);
 }
-
-const stateOf = (r: DataViewRow) => (!r.deployed ? 'prepared' : r.enabled ? 'enabled' : 'disabled');
 
 /**
  * GET /monitoring: per visible data view its last import, series range, anomalies, job counts and the
@@ -70,39 +62,32 @@ export async function getMonitoring(
 ): Promise<Monitoring> {
   requireRead(caller);
   const { db } = deps;
-  if (onlyId !== undefined) assertDataViewVisible(caller, onlyId);
-  const visible = visibleDataViewIds(caller);
-  let ids = onlyId !== undefined ? [onlyId] : visible;
   const views = (
-    ids && ids.length === 0
-      ? []
-      : ((await (ids
-          ? db.orm.select().from(dataViews).where(inArray(dataViews.id, ids))
-          : db.orm.select().from(dataViews))) as DataViewRow[])
+    onlyId !== undefined ? [await readView(caller, db, onlyId)] : await readViews(caller, db)
   ).sort((a, b) => a.domain.localeCompare(b.domain) || a.name.localeCompare(b.name) || a.id - b.id);
-  if (onlyId !== undefined && views.length === 0)
-    throw new NotFoundError(`Data view ${onlyId} was not found.`);
-  ids = views.map((v) => v.id);
-  const schemaOf = (v: DataViewRow) => v.schemaName ?? `dv_${v.id}`;
+  const ids = views.map((v) => v.id);
   const [counts, imports, newest, latest, estimates] = await Promise.all([
     jobCountsByView(db, ids),
     lastImports(db),
     newestJobs(db, ids),
     latestJobs(db, ids),
-    rowEstimates(db, views.filter((v) => v.deployed).map(schemaOf)),
+    rowEstimates(
+      db,
+      views.filter((v) => v.deployed).map((v) => v.schema),
+    ),
   ]);
   const rows: MonitoringRow[] = [];
   for (const v of views) {
-    const label = `${v.domain} / ${v.name}`;
+    const label = v.title;
     const l = latest.get(v.id);
     const lastLoad = newerFinished(l?.finished.Load, l?.finished.CustomLoad);
     const summary = v.deployed
-      ? summarizeDataset(lastLoad, l?.finished.Process, estimates.get(schemaOf(v)))
+      ? summarizeDataset(lastLoad, l?.finished.Process, estimates.get(v.schema))
       : undefined;
     const c = counts.get(v.id) ?? { jobs: 0, pending: 0, running: 0, finished: 0, failed: 0 };
     rows.push({
       dataViewId: v.id,
-      dataView: `${v.domain} / ${v.name}`,
+      dataView: v.title,
       domain: v.domain,
       name: v.name,
       state: stateOf(v),

@@ -1,11 +1,13 @@
 /** Rows of the jobs table: the only SQL of the jobs module. */
 import { and, count, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { dataViews, type JobKind, type JobStatus, jobs } from '../db/tables/index';
+import { type JobKind, type JobStatus, jobs } from '../db/tables/index';
+import { viewTitleOf } from '../dataviews/scope';
 import type { JobCounts, JobListQuery, JobView } from './types';
 
 export type JobRow = typeof jobs.$inferSelect;
-type Labelled = { job: JobRow; domain: string; name: string };
+/** A job with the `<domain> / <name>` title of its view. */
+type Labelled = { job: JobRow; title: string };
 
 const LOAD_KINDS: JobKind[] = ['Load', 'CustomLoad'];
 
@@ -16,7 +18,7 @@ export function toJobView(r: Labelled): JobView {
   return {
     id: j.id,
     dataViewId: j.dataViewId,
-    dataView: `${r.domain} / ${r.name}`,
+    dataView: r.title,
     kind: j.kind,
     status: j.status,
     trigger: j.trigger,
@@ -31,10 +33,7 @@ export function toJobView(r: Labelled): JobView {
 }
 
 function labelled(db: Database) {
-  return db.orm
-    .select({ job: jobs, domain: dataViews.domain, name: dataViews.name })
-    .from(jobs)
-    .innerJoin(dataViews, eq(dataViews.id, jobs.dataViewId));
+  return db.orm.select({ job: jobs, title: viewTitleOf(jobs.dataViewId) }).from(jobs);
 }
 
 export interface NewJob {
@@ -214,14 +213,8 @@ export async function deletePendingJobs(db: Database, dataViewId: number): Promi
 }
 
 /** Jobs newest first, limited to `visibleIds` when given. */
-export async function listJobRows(
-  db: Database,
-  q: JobListQuery,
-  visibleIds: number[] | undefined,
-): Promise<JobView[]> {
-  if (visibleIds && visibleIds.length === 0) return [];
-  const conds: SQL[] = [];
-  if (visibleIds) conds.push(inArray(jobs.dataViewId, visibleIds));
+export async function listJobRows(db: Database, q: JobListQuery, scope: SQL): Promise<JobView[]> {
+  const conds: SQL[] = [scope];
   if (q.dataViewId !== undefined) conds.push(eq(jobs.dataViewId, q.dataViewId));
   if (q.status) conds.push(eq(jobs.status, q.status));
   if (q.kind) conds.push(eq(jobs.kind, q.kind));

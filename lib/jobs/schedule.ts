@@ -3,9 +3,9 @@
  * applies), and recover jobs whose worker stopped without recording an outcome.
  */
 import { and, eq, lt, or, sql } from 'drizzle-orm';
-import { dataViews, jobs } from '../db/tables/index';
-import type { DataViewDefinition } from '../dataviews/definition/types';
-import type { DataViewRow } from '../dataviews/repository';
+import { jobs } from '../db/tables/index';
+import { readViews } from '../dataviews/scope';
+import { systemCaller } from '../identity/caller';
 import { queueOf } from '../queue/port';
 import { isDue } from '../schedule/cron';
 import { logger } from '../shared/logger';
@@ -43,15 +43,13 @@ export async function enqueueDueLoads(
   from: Date,
   now: Date,
 ): Promise<Pick<TickResult, 'enqueued' | 'skipped'>> {
-  const views = (await deps.db.orm
-    .select()
-    .from(dataViews)
-    .where(and(eq(dataViews.deployed, true), eq(dataViews.enabled, true)))
-    .orderBy(dataViews.id)) as DataViewRow[];
+  const views = (await readViews(systemCaller(), deps.db, { deployed: true, enabled: true })).sort(
+    (a, b) => a.id - b.id,
+  );
   const enqueued: TickResult['enqueued'] = [];
   const skipped: TickResult['skipped'] = [];
   for (const view of views) {
-    const source = (view.definition as unknown as DataViewDefinition).source;
+    const source = view.definition.source;
     if (source?.trigger !== 'cron' || !source.cron) continue;
     try {
       if (!isDue(source.cron, from, now, deps.config.timeZone)) continue;

@@ -5,13 +5,15 @@
  * A failure anywhere before the commit leaves the previous data untouched.
  */
 import { sql } from 'drizzle-orm';
-import { ident, schemaNameFor } from '../dataset/ddl';
+import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import type { DataViewDefinition } from '../dataviews/definition/types';
-import { type DataViewRow, findView } from '../dataviews/repository';
+import { readDeployedView } from '../dataviews/scope';
+import type { DataViewRecord } from '../dataviews/views';
+import { systemCaller } from '../identity/caller';
 import { dayToDate } from '../dataset/summary';
 import { type JobRow, mergeJobDetail } from '../jobs/repository';
-import { ConflictError, NotFoundError } from '../shared/errors';
+import { ConflictError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { buildSeries } from './build-series';
 import { type ColumnMap, checkRow, resolveColumns, type RowShape } from './rows';
@@ -103,14 +105,6 @@ export interface LoadResult {
   buildSteps: Record<string, number>;
 }
 
-/** The data view a job belongs to, deployed. */
-export async function deployedView(db: Database, id: number): Promise<DataViewRow> {
-  const row = await findView(db, id);
-  if (!row) throw new NotFoundError(`Data view ${id} no longer exists.`);
-  if (!row.deployed) throw new ConflictError(`Data view ${row.domain}/${row.name} is not deployed.`);
-  return row;
-}
-
 /** Streams, checks and stages the rows; returns how many and which days they cover. */
 async function stageRows(
   deps: LoadDeps,
@@ -198,7 +192,7 @@ async function replaceInt(
  */
 async function refuseDataLoss(
   db: Database,
-  view: DataViewRow,
+  view: DataViewRecord,
   def: DataViewDefinition,
   schema: string,
   mode: ReplaceMode,
@@ -234,15 +228,15 @@ export async function runLoad(
   deps: LoadDeps,
   job: JobRow,
   signal: AbortSignal,
-): Promise<{ view: DataViewRow; result: LoadResult }> {
-  const view = await deployedView(deps.db, job.dataViewId);
-  const def = view.definition as unknown as DataViewDefinition;
+): Promise<{ view: DataViewRecord; result: LoadResult }> {
+  const view = await readDeployedView(systemCaller(), deps.db, job.dataViewId);
+  const def = view.definition;
   const custom = job.kind === 'CustomLoad';
   const text = custom ? def.source.customLoadQuery : def.source.loadQuery;
   if (!text?.trim())
     throw new ConflictError(`Data view ${view.domain}/${view.name} has no custom load query.`);
   const mode: ReplaceMode = custom ? 'days' : def.source.loadMode;
-  const schema = view.schemaName ?? schemaNameFor(view.id);
+  const schema = view.schema;
   const dataset = { categories: def.categories };
   const dict = new Dictionary(
     def.categories.map((c) => c.name),

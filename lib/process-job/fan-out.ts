@@ -20,12 +20,11 @@ import {
   runSummary,
   writeShard,
 } from './run';
-import { schemaNameFor } from '../dataset/ddl';
-import { findView } from '../dataviews/repository';
+import { readDeployedView, readViews } from '../dataviews/scope';
+import { systemCaller } from '../identity/caller';
 import { findJob, type JobRow, markShardDone, mergeJobDetail, requeueJob } from '../jobs/repository';
 import type { ShardRef } from '../queue/port';
 import { logger } from '../shared/logger';
-import { deployedView } from '../pipeline/load';
 
 /** The detection deps of a job. */
 export function detectionDeps(
@@ -83,7 +82,7 @@ export async function runFanOutShard(
   signal: AbortSignal,
 ): Promise<Record<string, unknown> | undefined> {
   const log = logger.child({ jobId: job.id, shard: shard.index, of: shard.count });
-  const view = await deployedView(c.db, job.dataViewId);
+  const view = await readDeployedView(systemCaller(), c.db, job.dataViewId);
   const detail = job.detail as { fingerprint?: string; shardsDone?: number[]; shardSize?: number };
   const plan = await planRun(c.db, view, detail.shardSize ?? c.config.detection.shardSize);
   if (plan.layout.fingerprint !== detail.fingerprint || plan.shards.length !== shard.count) {
@@ -137,6 +136,7 @@ export async function abandonFanOut(c: Container, job: JobRow, shard: ShardRef):
 /** The staging table of a failed process job's run (the run id is the job id). */
 export async function abandonRun(db: Database, job: JobRow, runId = job.id): Promise<void> {
   if (job.kind !== 'Process') return;
-  const view = await findView(db, job.dataViewId);
-  await dropStage(db, view?.schemaName ?? schemaNameFor(job.dataViewId), runId);
+  // A view deleted since has no dataset left, so no staging table either.
+  const [view] = await readViews(systemCaller(), db, { ids: [job.dataViewId] });
+  if (view) await dropStage(db, view.schema, runId);
 }

@@ -2,8 +2,8 @@
 import type { Container } from '../app/container';
 import type { JobRow } from '../jobs/repository';
 import { DETACHED, errorText } from '../jobs/runner';
-import { eq } from 'drizzle-orm';
-import { dataViews } from '../db/tables/index';
+import { readViews } from '../dataviews/scope';
+import { systemCaller } from '../identity/caller';
 import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
 import { alertsAfterCycle } from '../alerts/hooks';
@@ -46,10 +46,7 @@ export function abandonJob(c: Container): (job: JobRow) => Promise<void> {
 async function regenerateSummaries(c: Container, dataViewId: number, jobId: number): Promise<unknown> {
   const log = logger.child({ jobId });
   try {
-    const [view] = await c.db.orm
-      .select({ id: dataViews.id, domain: dataViews.domain, name: dataViews.name })
-      .from(dataViews)
-      .where(eq(dataViews.id, dataViewId));
+    const [view] = await readViews(systemCaller(), c.db, { ids: [dataViewId] });
     if (!view) return [];
     const results = await regenerateSummariesForView(
       { db: c.db, secrets: c.secrets, clock: c.clock, timeZone: c.config.timeZone, log },

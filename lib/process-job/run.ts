@@ -9,11 +9,9 @@
  */
 import { alignCalendar } from '../calendar/special-calendar';
 import { epochDayToYyyymmdd, fromEpochDay, yyyymmddToEpochDay } from '../calendar/days';
-import { schemaNameFor } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { Workspace } from '../detection/workspace';
-import type { DataViewDefinition } from '../dataviews/definition/types';
-import type { DataViewRow } from '../dataviews/repository';
+import type { DataViewRecord } from '../dataviews/views';
 import type { Logger } from '../shared/logger';
 import { sql } from 'drizzle-orm';
 import { ident } from '../dataset/ddl';
@@ -135,10 +133,10 @@ async function countVaries(db: Database, schema: string, rootId: number | null):
 }
 
 /** Reads the layout and plans the shards; the same data gives the same plan (fan-out relies on it). */
-export async function planRun(db: Database, view: DataViewRow, shardSize: number): Promise<RunPlan> {
-  const def = view.definition as unknown as DataViewDefinition;
+export async function planRun(db: Database, view: DataViewRecord, shardSize: number): Promise<RunPlan> {
+  const def = view.definition;
   const detectors = viewDetectors(def);
-  const schema = view.schemaName ?? schemaNameFor(view.id);
+  const schema = view.schema;
   const layout = await readLayout(db, schema, def.categories ?? []);
   const ctx = detectionContext(def.analysis, layout.dayIndex0, layout.days);
   const active = layout.days > 0 && detectors.length > 0;
@@ -327,7 +325,7 @@ export function runSummary(
 /** Runs every detector of the view over its loaded series; `runId` (the job id) names the staging table. */
 export async function runViewDetection(
   deps: DetectionDeps,
-  view: DataViewRow,
+  view: DataViewRecord,
   runId: number,
   planned?: RunPlan,
 ): Promise<DetectionSummary> {

@@ -9,7 +9,8 @@ import { planRun, runViewDetection } from './run';
 import type { JobRow } from '../jobs/repository';
 import { DETACHED } from '../jobs/runner';
 import { detectionDeps, fansOut, startFanOut } from './fan-out';
-import { deployedView } from '../pipeline/load';
+import { readDeployedView } from '../dataviews/scope';
+import { systemCaller } from '../identity/caller';
 
 /** Runs detection for the view in this worker; the job runner marks the job finished with the returned detail. */
 export async function runDetection(
@@ -18,7 +19,7 @@ export async function runDetection(
   jobId: number,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
-  const view = await deployedView(c.db, dataViewId);
+  const view = await readDeployedView(systemCaller(), c.db, dataViewId);
   return { ...(await runViewDetection(detectionDeps(c, jobId, dataViewId, signal), view, jobId)) };
 }
 
@@ -28,7 +29,7 @@ export async function startDetection(
   job: JobRow,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown> | typeof DETACHED> {
-  const view = await deployedView(c.db, job.dataViewId);
+  const view = await readDeployedView(systemCaller(), c.db, job.dataViewId);
   const plan = await planRun(c.db, view, c.config.detection.shardSize);
   if (fansOut(c, plan)) {
     await startFanOut(c, job, plan);

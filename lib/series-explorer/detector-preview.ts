@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Container } from '../app/container';
 import { fromEpochDay } from '../calendar/days';
-import { categoryColumn, ident, schemaNameFor } from '../dataset/ddl';
+import { categoryColumn, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { buildCardinalityBaseline, buildPeerBaseline } from '../detection/baselines';
 import { resolveDetectors } from '../detection/detect';
@@ -14,10 +14,10 @@ import { previewSeries } from '../detection/preview';
 import type { Skip } from '../detection/types';
 import { checkDetectorParams } from '../dataviews/definition/detector-checks';
 import { detectorTypeOf } from '../dataviews/definition/detector-params';
-import type { DataViewDefinition } from '../dataviews/definition/types';
-import { visibleView } from '../dataviews/service';
+import { readView } from '../dataviews/scope';
+import { assertDeployed, type DataViewRecord } from '../dataviews/views';
 import { type Caller, requireAdmin } from '../identity/caller';
-import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
+import { NotFoundError, ValidationError } from '../shared/errors';
 import { detectionContext, engineConfig, peerWeeks } from '../process-job/detectors';
 import { readLayout, type ViewLayout } from '../process-job/layout';
 import { readSeriesBlock, rowPresent, rowValues } from '../process-job/series-reader';
@@ -122,13 +122,13 @@ export async function previewDetector(
   body: DetectorPreviewBody,
 ): Promise<DetectorPreview> {
   requireAdmin(caller);
-  return runPreview(c, await visibleView(c.db, caller, id), body);
+  return runPreview(c, await readView(caller, c.db, id), body);
 }
 
 /** The preview itself, for a view the caller has already been allowed to read. */
 export async function runPreview(
   c: Pick<Container, 'db'>,
-  row: Awaited<ReturnType<typeof visibleView>>,
+  row: DataViewRecord,
   body: DetectorPreviewBody,
   /** The layout reader; the series explorer passes one that reads only the series around one (lib/series-explorer/layout.ts). */
   layoutOf: (
@@ -138,13 +138,13 @@ export async function runPreview(
     seriesId: number,
   ) => Promise<ViewLayout> = (db, schema, categories) => readLayout(db, schema, categories),
 ): Promise<DetectorPreview> {
-  if (!row.deployed) throw new ConflictError(`Data view ${row.domain}/${row.name} is not deployed.`);
+  assertDeployed(row);
   const type = detectorTypeOf(body.detector.type);
   if (!type) throw ValidationError.field('detector.type', `unknown detector type '${body.detector.type}'`);
   const checked = checkDetectorParams(type, body.detector.params ?? {}, 'detector.params');
   if (checked.errors.length) throw new ValidationError('Invalid detector params.', checked.errors);
-  const def = row.definition as unknown as DataViewDefinition;
-  const schema = row.schemaName ?? schemaNameFor(row.id);
+  const def = row.definition;
+  const schema = row.schema;
   const names = (def.categories ?? []).map((x) => x.name);
   const series = await findSeries(c.db, schema, names, body);
   const layout = await layoutOf(c.db, schema, def.categories ?? [], series.id);

@@ -4,8 +4,7 @@
  */
 import type { Container } from '../app/container';
 import { detectorTypeOf } from '../dataviews/definition/detector-params';
-import type { DataViewDefinition } from '../dataviews/definition/types';
-import { visibleView } from '../dataviews/service';
+import { readView } from '../dataviews/scope';
 import { type Caller, requireRead } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
 import { runPreview } from './detector-preview';
@@ -30,8 +29,8 @@ export async function seriesChart(
   requireRead(caller);
   if (opts.measure !== undefined && opts.measure !== 'value' && opts.measure !== 'count')
     throw ValidationError.field('measure', `must be value or count, got '${opts.measure}'`);
-  const row = await visibleView(c.db, caller, dataViewId);
-  const def = row.definition as unknown as DataViewDefinition;
+  const row = await readView(caller, c.db, dataViewId);
+  const def = row.definition;
   const detectors = def.analysis?.detectors ?? [];
   let detector: { type: string; params: Record<string, unknown> } | undefined = detectors[0] as never;
   if (opts.type) {

@@ -68,14 +68,7 @@ export async function explorerSeries(
   opts: { type?: string; measure?: string },
 ): Promise<ExplorerSeries> {
   const view = await explorerView(c, caller, id);
-  const row = {
-    id: view.id,
-    domain: '',
-    name: '',
-    deployed: true,
-    schemaName: view.schema,
-    definition: view.definition,
-  } as unknown as Parameters<typeof runPreview>[1];
+  const row = view.record;
   const measure = opts.measure === undefined || opts.measure === '' ? 'value' : opts.measure;
   if (measure !== 'value' && measure !== 'count')
     throw ValidationError.field('measure', `must be value or count, got '${opts.measure}'`);

@@ -7,11 +7,12 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Container } from '../app/container';
-import { categoryColumn, ident, schemaNameFor } from '../dataset/ddl';
+import { categoryColumn, ident } from '../dataset/ddl';
 import type { DataViewDefinition } from '../dataviews/definition/types';
-import { visibleView } from '../dataviews/service';
+import { readDeployedView } from '../dataviews/scope';
+import type { DataViewRecord } from '../dataviews/views';
 import { type Caller, requireRead } from '../identity/caller';
-import { ConflictError, ValidationError } from '../shared/errors';
+import { ValidationError } from '../shared/errors';
 
 export const MAX_PAGE = 500;
 export const DEFAULT_PAGE = 100;
@@ -32,6 +33,8 @@ export interface ExplorerView {
   categories: ExplorerCategory[];
   detectors: Array<{ index: number; type: string }>;
   definition: DataViewDefinition;
+  /** The view as lib/dataviews read it. */
+  record: DataViewRecord;
 }
 
 /** The view the caller may read (404 otherwise), deployed (409 otherwise). */
@@ -41,14 +44,12 @@ export async function explorerView(
   id: number,
 ): Promise<ExplorerView> {
   requireRead(caller);
-  const row = await visibleView(c.db, caller, id);
-  const def = row.definition as unknown as DataViewDefinition;
-  const label = `${row.domain} / ${row.name}`;
-  if (!row.deployed) throw new ConflictError(`Data view ${label} is not deployed: it has no series yet.`);
+  const row = await readDeployedView(caller, c.db, id, ': it has no series yet.');
+  const def = row.definition;
   return {
     id: row.id,
-    label,
-    schema: row.schemaName ?? schemaNameFor(row.id),
+    label: row.title,
+    schema: row.schema,
     categories: (def.categories ?? []).map((x) => ({
       name: x.name,
       label: x.label,
@@ -56,6 +57,7 @@ export async function explorerView(
     })),
     detectors: (def.analysis?.detectors ?? []).map((d, index) => ({ index, type: String(d.type) })),
     definition: def,
+    record: row,
   };
 }
 

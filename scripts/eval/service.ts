@@ -9,7 +9,7 @@ import type { Container } from '../../lib/app/container';
 import { loadConfig } from '../../lib/config/config';
 import { schemaNameFor } from '../../lib/dataset/ddl';
 import type { Database } from '../../lib/db/database';
-import { dataViews } from '../../lib/db/tables/index';
+import { dataViews } from '../../lib/db/tables/dataviews';
 import type { DataViewAnalysis, DataViewDefinition } from '../../lib/dataviews/definition/types';
 import { runDetection } from '../../lib/process-job/start';
 import { setLogLevel } from '../../lib/shared/logger';

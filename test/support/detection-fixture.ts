@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { toEpochDay } from '../../lib/calendar/days';
 import { schemaNameFor } from '../../lib/dataset/ddl';
 import type { Database } from '../../lib/db/database';
-import { dataViews } from '../../lib/db/tables/index';
+import { dataViews } from '../../lib/db/tables/dataviews';
 import type { DataViewAnalysis, DataViewDefinition } from '../../lib/dataviews/definition/types';
 import type { JobRow } from '../../lib/jobs/repository';
 import { runLoad } from '../../lib/pipeline/load';

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { createDataset, schemaNameFor } from '../../lib/dataset/ddl';
 import type { Database } from '../../lib/db/database';
-import { dataViews } from '../../lib/db/tables/index';
+import { dataViews } from '../../lib/db/tables/dataviews';
 import type { DataViewDefinition } from '../../lib/dataviews/definition/types';
 
 export interface ViewOptions {

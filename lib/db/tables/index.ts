@@ -1,6 +1,5 @@
 export * from './comments';
 export * from './connectors';
-export * from './dataviews';
 export * from './filters';
 export * from './identity';
 export * from './jobs';

@@ -1,7 +1,7 @@
 /** Data views inserted straight into the service database, callers built by hand, and comment bodies. */
 import type { CommentInput } from '../../../lib/comments/service';
 import type { Database } from '../../../lib/db/database';
-import { dataViews } from '../../../lib/db/tables/index';
+import { dataViews } from '../../../lib/db/tables/dataviews';
 import type { Caller, Permission } from '../../../lib/identity/caller';
 
 let counter = 0;

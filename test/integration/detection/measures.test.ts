@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Container } from '../../../lib/app/container';
 import { loadConfig } from '../../../lib/config/config';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
-import { dataViews } from '../../../lib/db/tables/index';
+import { dataViews } from '../../../lib/db/tables/dataviews';
 import type { DataViewDefinition } from '../../../lib/dataviews/definition/types';
 import { seriesChart } from '../../../lib/series-explorer/series-chart';
 import { systemCaller } from '../../../lib/identity/caller';

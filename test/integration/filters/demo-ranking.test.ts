@@ -10,7 +10,7 @@ import type { AnomalyDeps } from '../../../lib/anomalies/run';
 import { runFilterDefinition } from '../../../lib/anomalies/run';
 import type { Container } from '../../../lib/app/container';
 import { loadConfig } from '../../../lib/config/config';
-import { dataViews } from '../../../lib/db/tables/index';
+import { dataViews } from '../../../lib/db/tables/dataviews';
 import type { DataViewDefinition } from '../../../lib/dataviews/definition/types';
 import type { AnomalyRecord, FilterDefinition } from '../../../lib/filters/types';
 import type { Caller } from '../../../lib/identity/caller';

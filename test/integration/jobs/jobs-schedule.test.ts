@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config/config';
-import { dataViews, jobs } from '../../../lib/db/tables/index';
+import { dataViews } from '../../../lib/db/tables/dataviews';
+import { jobs } from '../../../lib/db/tables/index';
 import type { JobDeps } from '../../../lib/jobs/enqueue';
 import { scheduleTick } from '../../../lib/jobs/schedule';
 import type { JobMessage, JobQueue, QueueName } from '../../../lib/queue/port';
