@@ -61,23 +61,51 @@ export function buildPeerBaseline(
   return { change, members: voters };
 }
 
-/** Number of children with a non-zero value (and source data, when presence is given) per day. */
+/**
+ * Number of children with a non-zero value (and source data, when presence is given) per day; with
+ * `minLevels`, only the children that are material count: from when their mean over the 56 days before
+ * reaches their level (the cardinality detector's minVolume in the child's units) until it falls
+ * below half of it.
+ */
 export function buildCardinalityBaseline(
   children: readonly Float64Array[],
   presents?: readonly (Uint8Array | undefined)[],
+  minLevels?: readonly number[],
 ): Float64Array {
   const n = children.length === 0 ? 0 : children[0].length;
   const counts = new Float64Array(n);
   for (let i = 0; i < children.length; i++) {
     const x = children[i];
     const present = presents?.[i];
+    const minLevel = minLevels?.[i] ?? 0;
+    // Materiality: the child counts on a day (with or without data) only while it is material: from
+    // when the mean of its MATERIAL_DAYS days before reaches minLevel until it falls below half of
+    // it (so that a child near the level does not flicker in and out), so that a child selling a
+    // few rooms a week neither appears nor disappears.
+    let sum = 0;
+    let isMaterial = minLevel <= 0;
     for (let t = 0; t < n; t++) {
       const v = x[t];
-      if (v !== 0 && !Number.isNaN(v) && (present === undefined || present[t] !== 0)) counts[t]++;
+      if (minLevel > 0 && t >= MATERIAL_DAYS) {
+        const mean = sum / MATERIAL_DAYS;
+        if (isMaterial ? mean < minLevel / 2 : mean >= minLevel) isMaterial = !isMaterial;
+      }
+      const material = isMaterial;
+      if (material && v !== 0 && !Number.isNaN(v) && (present === undefined || present[t] !== 0)) counts[t]++;
+      if (minLevel > 0) {
+        if (!Number.isNaN(v)) sum += v;
+        if (t >= MATERIAL_DAYS) {
+          const old = x[t - MATERIAL_DAYS];
+          if (!Number.isNaN(old)) sum -= old;
+        }
+      }
     }
   }
   return counts;
 }
+
+/** Days of a child's history that decide whether it is material for cardinality. */
+const MATERIAL_DAYS = 56;
 
 /** Sum of the children per day: the parent values of the mix detector when no parent series is stored. */
 export function sumSeries(series: readonly Float64Array[]): Float64Array {

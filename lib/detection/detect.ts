@@ -260,6 +260,7 @@ export function runDetector(
     cardinality: input.cardinality,
     daySigma: d.type === 'gap' ? 0 : daySigma(input, w, ws),
     dayMean: ws.sigmaMean,
+    unit: unitOf(input),
   };
   ws.flagged = true;
   const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
@@ -286,10 +287,17 @@ export function runDetector(
       scanFrom: w.scanFrom,
       end: w.end,
       recurrenceBase: ctx.history?.(input.seriesId, d.impl.code) ?? 0,
+      unit: runInput.unit,
     },
     out,
   );
   return null;
+}
+
+/** The series' value per event (1: the values are events). */
+export function unitOf(input: SeriesInput): number {
+  const v = input.valuePerEvent;
+  return v !== undefined && v > 0 && Number.isFinite(v) ? v : 1;
 }
 
 const sharedWorkspace = new Workspace();

@@ -25,6 +25,8 @@ export interface RunInput {
   daySigma: number;
   /** Mean of the analysed days with data (the level daySigma belongs to). */
   dayMean: number;
+  /** Value per event (SeriesInput.valuePerEvent, 1 without it): minVolume and Poisson floors are in events. */
+  unit: number;
 }
 
 export type RequiredInput = 'present' | 'parentValues' | 'peerChange' | 'cardinality';

@@ -86,6 +86,8 @@ export class RunTracker {
 export class DayNoise {
   /** Apply the Poisson floor (off for cardinality: a count of children is not a count of events). */
   poisson = true;
+  /** Value per event (RunInput.unit): the Poisson floor is that of expected / unit events. */
+  unit = 1;
   /** Least offset of logRatio (cardinality: half a child, so that 2 → 0 children is not -4.6). */
   logOffset = 0;
   /**
@@ -133,7 +135,7 @@ export class DayNoise {
     // The floors first: most changes that fail them need no look at the records.
     let least = NOISE_MIN_RELATIVE;
     if (this.poisson) {
-      const poisson = 1 / Math.sqrt(Math.abs(exp));
+      const poisson = Math.sqrt(this.unit / Math.abs(exp));
       if (least < poisson) least = poisson;
     }
     if (!(d >= k * least)) return false;

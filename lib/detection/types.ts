@@ -38,6 +38,14 @@ export interface SeriesInput {
   peerChange?: Float64Array;
   /** Distinct non-zero child values per day (cardinality), from buildCardinalityBaseline. */
   cardinality?: Float64Array;
+  /**
+   * Value per event, when the values are amounts and the view counts their events (revenue and
+   * bookings): Σ value / Σ count of the series. Materiality (minVolume) and the Poisson noise floors
+   * are then judged in events (expected / valuePerEvent): a day expected to bring one booking is not
+   * material however large its price, and its revenue is as noisy as one booking. Absent or not
+   * positive: the values are the events (1).
+   */
+  valuePerEvent?: number;
 }
 
 export interface DetectorConfig<T extends DetectorType = DetectorType> {

@@ -17,6 +17,12 @@ export interface SeriesBlock {
   rowOf: Map<number, number>;
   values: Float64Array;
   present: Uint8Array;
+  /**
+   * Per row, with the value measure: Σ value / Σ count over the series' days with data when its
+   * count varies from day to day (the events the amounts come from), else 0 (the values are the
+   * events). See SeriesInput.valuePerEvent.
+   */
+  valuePerEvent?: Float64Array;
 }
 
 /** Row `r` of a block as zero-copy views. */
@@ -36,6 +42,10 @@ function dayIndexTable(dayIndex0: number, days: number): { base: number; index: 
   for (let t = 0; t < days; t++) index[epochDayToYyyymmdd(dayIndex0 + t) - base] = t;
   return { base, index };
 }
+
+/** Value per event of a series whose count varies over its days with data (NULL otherwise). */
+const PER_EVENT = `CASE WHEN min(cnt) FILTER (WHERE NOT filled) < max(cnt) FILTER (WHERE NOT filled)
+  THEN sum(value) FILTER (WHERE NOT filled) / NULLIF(sum(cnt) FILTER (WHERE NOT filled), 0) END::float8`;
 
 /** PostgreSQL array literal of integers. */
 export function intArrayLiteral(xs: ArrayLike<number>): string {
@@ -60,15 +70,19 @@ export async function readSeriesBlock(
   // Enough memory for a hash aggregate: about 2x faster than sorting the shard's rows (docs/performance.md).
   const rows = await db.tx(async (tx) => {
     await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
-    return tx.rows<{ series_id: number; b: Uint8Array }>(
-      sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || float8send(${sql.raw(column === 'cnt' ? 'cnt' : 'value')}), ''::bytea) AS b
+    return tx.rows<{ series_id: number; b: Uint8Array; per_event: number | string | null }>(
+      sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || float8send(${sql.raw(column === 'cnt' ? 'cnt' : 'value')}), ''::bytea) AS b,
+        ${sql.raw(column === 'cnt' ? 'NULL::float8' : PER_EVENT)} AS per_event
         FROM ${sql.raw(`${ident(schema)}.data`)} WHERE series_id = ANY(${intArrayLiteral(ids)}::int[]) GROUP BY series_id`,
     );
   });
   const { base, index } = dayIndexTable(dayIndex0, days);
+  if (column === 'value') block.valuePerEvent = new Float64Array(ids.length);
   for (const row of rows) {
     const r = rowOf.get(Number(row.series_id));
     if (r === undefined || row.b === null) continue;
+    if (block.valuePerEvent !== undefined && row.per_event !== null)
+      block.valuePerEvent[r] = Number(row.per_event);
     const bytes = row.b;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const off = r * days;

@@ -59,13 +59,17 @@ function groupBaselines(
   presents: Uint8Array[],
   weeksList: readonly number[],
   wantCardinality: boolean,
+  minLevels?: number[],
 ): { peer: Map<number, { change: Float64Array; members: Uint16Array }>; counts?: Float64Array } {
   const peer = new Map<number, { change: Float64Array; members: Uint16Array }>();
   if (members.length >= MIN_PEERS) {
     for (const weeks of weeksList)
       peer.set(weeks, buildPeerBaseline(members, { presents, weeks, minPeers: MIN_PEERS }));
   }
-  return { peer, counts: wantCardinality ? buildCardinalityBaseline(members, presents) : undefined };
+  return {
+    peer,
+    counts: wantCardinality ? buildCardinalityBaseline(members, presents, minLevels) : undefined,
+  };
 }
 
 /**
@@ -151,6 +155,7 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
   const out: ShardResult = { anomalies: new AnomalyColumns(), baselines: { peer: [], cardinality: [] } };
   const rowDetectors = setup.detectors.filter((d) => d.resolved.type !== 'cardinality');
   const cardinality = setup.detectors.filter((d) => d.resolved.type === 'cardinality');
+  const cardinalityMinVolume = Math.min(...cardinality.map((d) => d.resolved.params.minVolume));
   const weeksList = [
     ...new Set(setup.detectors.filter((d) => d.resolved.type === 'peer').map((d) => peerWeeks(d.resolved))),
   ];
@@ -163,7 +168,16 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
     const base: ReturnType<typeof groupBaselines> =
       group.parentId === null
         ? { peer: new Map() }
-        : groupBaselines(members, presents, weeksList, cardinality.length > 0 && parentValues !== undefined);
+        : groupBaselines(
+            members,
+            presents,
+            weeksList,
+            cardinality.length > 0 && parentValues !== undefined,
+            // A child is material for cardinality at minVolume events a day (its value per event).
+            cardinality.length > 0
+              ? rows.map((r) => cardinalityMinVolume * (block.valuePerEvent?.[r] || 1))
+              : undefined,
+          );
     if (group.parentId !== null) {
       for (const [weeks, b] of base.peer)
         out.baselines.peer.push({ parentId: group.parentId, category: group.category, weeks, ...b });
@@ -176,6 +190,7 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
         present: presents[m],
         totalValues: setup.total,
         parentValues,
+        valuePerEvent: block.valuePerEvent?.[rows[m]],
       };
       const w = seriesWindow(input, setup.ctx);
       for (const d of rowDetectors) {

@@ -55,10 +55,11 @@ function runCross(
   const adaptAfter = p.adaptAfterDays;
   const k = p.threshold;
   // Cardinality counts children: materiality is the count itself (minChange), not the volume.
-  const minVolume = kind === KIND_CARDINALITY ? 0 : p.minVolume;
+  const minVolume = kind === KIND_CARDINALITY ? 0 : p.minVolume * input.unit;
   tracker.reset();
   noise.reset(end, start);
   noise.poisson = kind !== KIND_CARDINALITY;
+  noise.unit = input.unit;
   const offset = kind === KIND_CARDINALITY ? 0.5 : 0;
   noise.logOffset = offset;
   // The day's own noise (the expectation is a mean of weeks); cardinality counts children instead.

@@ -58,11 +58,12 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const frac = p.percentualChange / 100;
   const adapt = p.adaptAfterDays;
   const k = p.threshold;
-  const minVolume = p.minVolume;
+  const minVolume = p.minVolume * input.unit;
   noise.reset(end, start);
   // The expectation is one other day: the difference of two days' noise.
   noise.absFloor = Math.SQRT2 * input.daySigma;
   noise.meanLevel = input.dayMean;
+  noise.unit = input.unit;
   shifts.reset();
   let wd = weekdayOf(input.dayIndex0 + start);
   // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
@@ -157,11 +158,12 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const frac = p.percentualChange / 100;
   const adapt = p.adaptAfterDays;
   const k = p.threshold;
-  const minVolume = p.minVolume;
+  const minVolume = p.minVolume * input.unit;
   noise.reset(end, start);
   // The expectation is one other day: the difference of two days' noise.
   noise.absFloor = Math.SQRT2 * input.daySigma;
   noise.meanLevel = input.dayMean;
+  noise.unit = input.unit;
   shifts.reset();
   // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
   let runSign = 0;

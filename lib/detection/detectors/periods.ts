@@ -46,14 +46,21 @@ class PeriodNoise {
   }
 
   /** The flag of a period: the business threshold, materiality and the noise test together. */
-  judge(actual: number, predicted: number, days: number, p: PeriodParams, daySigma: number): number {
-    if (days <= 0 || predicted / days < p.minVolume || predicted <= 0) return 0;
+  judge(
+    actual: number,
+    predicted: number,
+    days: number,
+    p: PeriodParams,
+    daySigma: number,
+    unit = 1,
+  ): number {
+    if (days <= 0 || predicted / days < p.minVolume * unit || predicted <= 0) return 0;
     const flag = classifyPct(actual, predicted, p.percentualChange / 100);
     const rel = Math.abs(actual / predicted - 1);
     let judged = 0;
     if (this.size >= MIN_NOISE_PERIODS && flag !== 0) {
       let scale = (MEAN_ABS_TO_SIGMA * this.sum) / this.size;
-      const poisson = 1 / Math.sqrt(predicted);
+      const poisson = Math.sqrt(unit / predicted);
       if (scale < poisson) scale = poisson;
       // The series' own day noise summed over the period, on both sides of the comparison.
       const own = (daySigma * Math.sqrt(2 * days)) / predicted;
@@ -269,7 +276,7 @@ function comparePeriods(
       predicted += unmatched * allMean;
       for (let w = 0; w < 7; w++) if (Number.isNaN(mean[w])) mean[w] = allMean;
     }
-    const judged = noise.judge(actual, predicted, days, p, input.daySigma);
+    const judged = noise.judge(actual, predicted, days, p, input.daySigma, input.unit);
     // A reference that spans the flagged period before (cw: four weeks, mpy: a year) still holds the
     // old level: the same change would be reported again period after period. Only its first
     // period is reported (ChangePoint covers its duration).
@@ -324,7 +331,7 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
       actual += x[t];
       predicted += (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
     }
-    const judged = noise.judge(actual, predicted, stop - a, p, input.daySigma);
+    const judged = noise.judge(actual, predicted, stop - a, p, input.daySigma, input.unit);
     // The same change seen again against a reference that still holds the old level (see above).
     const flag = judged !== 0 && judged === lastJudged && j === lastJ + 1 ? 0 : judged;
     lastJudged = judged;

@@ -133,9 +133,9 @@ function weeksOf(window: number): number {
  * a residual beyond the threshold even at the scale that mean gives (less a margin for rounding) is
  * a spike without sorting: that settles most of the big changes that reach this test.
  */
-function spikeFlag(r: number, exp: number, win: SortedWindow, threshold: number): number {
-  // At least 1 % of the level and, for counts, the Poisson noise sqrt(expected).
-  const floor = Math.max(MIN_RELATIVE_SCALE * Math.abs(exp), Math.sqrt(Math.abs(exp)));
+function spikeFlag(r: number, exp: number, win: SortedWindow, threshold: number, unit: number): number {
+  // At least 1 % of the level and the Poisson noise of its events: sqrt(expected events) × unit.
+  const floor = Math.max(MIN_RELATIVE_SCALE * Math.abs(exp), Math.sqrt(Math.abs(exp) * unit));
   // Within the floor's band no scale can make it a spike: no need to look at the window.
   if (Math.abs(r) <= threshold * floor) return 0;
   const most = Math.max(TRIMMED_MEAN_TO_SIGMA * win.mean() * (1 + 1e-9), floor, 1e-9);
@@ -160,13 +160,14 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   const threshold = p.threshold;
   const minRel = p.minChangePct / 100;
   const adaptAfter = p.adaptAfterDays;
-  const minVolume = p.minVolume;
+  const minVolume = p.minVolume * input.unit;
   tracker.reset();
   shifts.reset();
   tailNoise.reset(end, start);
   // The day's own noise and that of a mean of a few weeks.
   tailNoise.absFloor = 1.1 * input.daySigma;
   tailNoise.meanLevel = input.dayMean;
+  tailNoise.unit = input.unit;
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
   let pendingDay = -1;
@@ -181,12 +182,12 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     // The noise scale is needed only for a change big enough to count (most days are not).
     let weak = 0;
     if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
-      flag = spikeFlag(r, exp, win, threshold);
+      flag = spikeFlag(r, exp, win, threshold, input.unit);
       // One of the series' usual bursts is not reported, but stays out of the baseline.
       if (flag !== 0 && tailNoise.unusual(r, exp, threshold, t)) report = flag;
       else if (PAIR_FACTOR < 1 && !isSpecial) {
         const k = threshold * PAIR_FACTOR;
-        weak = spikeFlag(r, exp, win, k);
+        weak = spikeFlag(r, exp, win, k, input.unit);
         if (weak !== 0 && !tailNoise.unusual(r, exp, k, t)) weak = 0;
         if (weak !== 0 && pendingDay === t - 1 && pendingSign === weak) {
           // The day before and this one together: both are the anomaly.
@@ -233,13 +234,14 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   win.reset(span, p.sensitivity, MIN_RELATIVE_SCALE);
   const minScores = Math.ceil(span / 2);
   const adaptAfter = p.adaptAfterDays;
-  const minVolume = p.minVolume;
+  const minVolume = p.minVolume * input.unit;
   tracker.reset();
   shifts.reset();
   tailNoise.reset(end, start);
   // The day's own noise and that of a mean of a few weeks.
   tailNoise.absFloor = 1.1 * input.daySigma;
   tailNoise.meanLevel = input.dayMean;
+  tailNoise.unit = input.unit;
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
   for (let t = warmEnd; t < end; t++) {
@@ -252,7 +254,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
     if (exp > 0) {
       rel = xt / exp - 1;
       // A count must also move beyond its Poisson noise (3 sqrt(expected)).
-      if (win.size >= minScores && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp)) {
+      if (win.size >= minScores && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp * input.unit)) {
         flag = win.flag(rel);
         // One of the series' usual bursts is not reported, but stays out of the baseline.
         if (flag !== 0 && tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity, t)) report = flag;

@@ -60,6 +60,8 @@ function expected(view: SyntheticView): AnomalyDraft[] {
       buildCardinalityBaseline(
         kids.map((k) => view.values[k]),
         kids.map((k) => view.present[k]),
+        // The process job counts material children only: minVolume (default 10) in each child's units.
+        kids.map(() => 10),
       ),
     );
   }

@@ -37,7 +37,11 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
   const container = () => ({ db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }) }) as unknown as Container;
 
   /** A view over `name` (day, country, amount, cnt) with one DOD detector; values[country] = [amount, cnt] per day. */
-  async function view(name: string, series: Record<string, Array<[number, number]>>): Promise<number> {
+  async function view(
+    name: string,
+    series: Record<string, Array<[number, number]>>,
+    dodParams: Record<string, unknown> = { minVolume: 0 },
+  ): Promise<number> {
     const rows: string[] = [];
     for (const [country, days] of Object.entries(series))
       for (const [d, [amount, cnt]] of days.entries())
@@ -55,7 +59,7 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     def.analysis = {
       ...def.analysis,
       detectors: [
-        { type: 'dod', params: { percentualChange: 30, mode: 'both', useSpecialDates: false, minVolume: 0 } },
+        { type: 'dod', params: { percentualChange: 30, mode: 'both', useSpecialDates: false, ...dodParams } },
       ],
     } as DataViewDefinition['analysis'];
     await t.db.orm
@@ -138,6 +142,18 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     expect(detail).toMatchObject({ measures: ['value', 'count'] });
     const rows = (await stored(id)).filter((r) => r.series === 'CZ' && r.start_date === '2024-01-26');
     expect(rows.map((r) => `${r.measure} ${r.type} ${r.result}`)).toEqual(['value DOD Positive']);
+  });
+
+  it('judges the materiality and the noise of an amount in its events (minVolume 10 bookings a day by default)', async () => {
+    // Both countries' revenue triples on 2024-01-26 with their bookings; CZ books about 3 rooms a day at
+    // 1,000 each (3,000 a day: material as an amount, not as 3 bookings), DE about 100 at 1,000.
+    const cz = flat(3000, 3).map(([a, c], d): [number, number] => (d === 25 ? [9000, 9] : [a, c]));
+    const de = flat(100_000, 100).map(([a, c], d): [number, number] => (d === 25 ? [300_000, 300] : [a, c]));
+    const id = await view('amount_events', { CZ: cz, DE: de }, {});
+    await runDetection(container(), id, 7006);
+    const jumps = (await stored(id)).filter((r) => r.start_date === '2024-01-26');
+    expect(jumps.map((r) => `${r.series} ${r.measure}`)).toContain('DE value');
+    expect(jumps.filter((r) => r.series === 'CZ')).toEqual([]);
   });
 
   it('does not analyse a constant count measure (one per row: 1 on the leaves, 2 on the total)', async () => {

@@ -81,6 +81,21 @@ describe('cardinality', () => {
     expect(Array.from(buildCardinalityBaseline(children))).toEqual([2, 2, 3, 2, 2]);
   });
 
+  it('counts only material children with minLevels: a child selling a few a week neither appears nor disappears', () => {
+    const material = flat(120, 20);
+    // A sparse child: 1 on every third day.
+    const sparse = Float64Array.from({ length: 120 }, (_, t) => (t % 3 === 0 ? 1 : 0));
+    const counts = buildCardinalityBaseline([material, sparse], undefined, [10, 10]);
+    // Material from day 56 (the mean of the 56 days before reaches 10); the sparse child never.
+    expect(Array.from(counts.subarray(50, 60))).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
+    expect(Math.max(...counts)).toBe(1);
+    // A material child that stops still counts as gone on the days it has nothing (it stays material
+    // until its mean falls below half of the level).
+    material.fill(0, 100, 105);
+    const gone = buildCardinalityBaseline([material, sparse], undefined, [10, 10]);
+    expect(Array.from(gone.subarray(99, 106))).toEqual([1, 0, 0, 0, 0, 0, 1]);
+  });
+
   it('flags a parent when one of its five children disappears, for adaptAfterDays days', () => {
     const children = [0, 1, 2, 3, 4].map(() => flat(90, 10));
     children[4].fill(0, 50);

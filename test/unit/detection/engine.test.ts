@@ -57,6 +57,17 @@ describe('series guards', () => {
     expect(detectSeries(series(spikeAt40()), [{ type: 'dod', params: { minVolume: 50 } }])).toHaveLength(1);
   });
 
+  it('judges an amount in its events when the value per event is given (materiality and Poisson noise)', () => {
+    // Revenue of about 5 bookings a day at 100 each: 500 a day, tripled on day 40.
+    const revenue = spikeAt40().map((v) => v * 5);
+    const dod = [{ type: 'dod' as const }];
+    expect(detectSeries(series(revenue), dod)).toHaveLength(1);
+    // 5 bookings a day are below minVolume (10 events): not judged.
+    expect(detectSeries(series(revenue, { valuePerEvent: 100 }), dod)).toEqual([]);
+    // The same revenue from 50 bookings at 10 each is material.
+    expect(detectSeries(series(revenue, { valuePerEvent: 10 }), dod)).toHaveLength(1);
+  });
+
   it('skips value detectors when too many scanned days had no source data', () => {
     const present = new Uint8Array(60).fill(1);
     present.fill(0, 10, 45); // 35 of 60 days missing

@@ -66,6 +66,7 @@ describe('segment sums', () => {
             x,
             daySigma: 0,
             dayMean: 0,
+            unit: 1,
             present: undefined,
             special,
             start,

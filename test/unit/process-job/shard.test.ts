@@ -153,7 +153,7 @@ describe('detection of one shard', () => {
     const out = detectShardBlock(
       shard,
       b,
-      setup([{ type: 'cardinality', params: { adaptAfterDays: 100 } }], total),
+      setup([{ type: 'cardinality', params: { adaptAfterDays: 100, minVolume: 0 } }], total),
     );
     expect(out.anomalies.toDrafts()).toEqual([
       expect.objectContaining({
