@@ -11,7 +11,7 @@ import type {
   SelectionSettings,
   SortBy,
 } from '../filters/types';
-import type { ViewTarget } from './data-views';
+import type { ViewTarget } from '../filters/data-views';
 import { categoryColumns, orderBy, whereClause } from './sql-parts';
 
 /** How much to read: every selected anomaly, or only the Top N (per type when split) in rank order. */

@@ -16,7 +16,7 @@ import type {
 import type { Clock } from '../shared/clock';
 import { withFeedback } from '../feedback/records';
 import { readComments } from './comments';
-import { readableViews, resolveViews, type ViewTarget } from './data-views';
+import { readableViews, resolveViews, type ViewTarget } from '../filters/data-views';
 import { type ReadMode, readSpans, readViewAnomalies } from './query';
 
 export interface AnomalyDeps {

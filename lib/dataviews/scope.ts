@@ -23,6 +23,21 @@ export function assertReadable(caller: Caller, dataViewId: number, what = 'Data 
   if (!canRead(caller, dataViewId)) throw new NotFoundError(`${what} ${dataViewId} was not found.`);
 }
 
+/** True when the caller reads every view (admins): nothing to narrow. */
+export function readsEveryView(caller: Caller): boolean {
+  return caller.dataViews === 'all';
+}
+
+/** True when the caller may read every view of `ids` (a summary built from them, say); false without ids. */
+export function canReadAll(caller: Caller, ids: readonly number[] | undefined): boolean {
+  return ids !== undefined && ids.every((id) => canRead(caller, id));
+}
+
+/** The same string for two callers exactly when they may read the same views. */
+export function readableKey(caller: Caller): string {
+  return caller.dataViews === 'all' ? 'all' : [...caller.dataViews].sort((a, b) => a - b).join(',');
+}
+
 /** The ids the caller may read; undefined means every view (admins). */
 function readableIds(caller: Caller): number[] | undefined {
   return caller.dataViews === 'all' ? undefined : [...caller.dataViews];

@@ -1,10 +1,10 @@
 /** Filter use cases: list, read, create, update, delete and pin (sharing is in sharing.ts). Only the owner saves and deletes. */
-import { readableViews, resolveViews } from '../anomalies/data-views';
+import { readsEveryView } from '../dataviews/scope';
 import type { Database } from '../db/database';
 import { type Caller, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import { validate } from '../shared/validation';
-import { summaryForReader } from '../summaries/visibility';
+import { readableViews, resolveViews } from './data-views';
 import { parseDataViews, parseFilterSettings, writableFilterFields } from './parse';
 import {
   deleteFilterRow,
@@ -16,6 +16,7 @@ import {
   setPin,
   updateFilterSettings,
 } from './repository';
+import { summaryForReader } from './summary-store';
 import type { FilterDefinition } from './types';
 
 /** A filter as GET returns it: the writable fields plus the read-only ones (docs/filters.md, "API"). */
@@ -79,10 +80,9 @@ async function checkedSettings(db: Database, caller: Caller, body: unknown): Pro
 async function recordsFor(db: Database, caller: Caller, rows: FilterRow[]): Promise<FilterRecord[]> {
   const shared = rows.filter((r) => r.ownerId !== caller.userId);
   if (shared.length === 0) return rows.map((r) => toFilterRecord(r, caller));
-  const readable =
-    caller.dataViews === 'all'
-      ? undefined
-      : new Set((await readableViews(db, caller)).map((v) => `${v.domain}/${v.name}`.toLowerCase()));
+  const readable = readsEveryView(caller)
+    ? undefined
+    : new Set((await readableViews(db, caller)).map((v) => `${v.domain}/${v.name}`.toLowerCase()));
   return Promise.all(
     rows.map(async (r) => {
       const record = toFilterRecord(r, caller);

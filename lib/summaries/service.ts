@@ -1,12 +1,21 @@
 /** Filter summaries: the exact prompt, refresh through the configured model, the stored text; failures keep the previous summary. */
-import { eq, sql } from 'drizzle-orm';
 import { type AnomalyDeps, runFilterDefinition } from '../anomalies/run';
 import type { Database } from '../db/database';
-import { filters } from '../db/tables/index';
+import { canRead, canReadAll, readableKey } from '../dataviews/scope';
 import { callerForUser } from '../identity/authenticate';
 import { type Caller, requireRead } from '../identity/caller';
 import { loadVisibleFilter } from '../filters/service';
 import { parseDataViews } from '../filters/parse';
+import {
+  builtFrom,
+  filterRecipients,
+  ownerSummaryMeta,
+  recipientSummary,
+  storeOwnerSummary,
+  storeRecipientSummary,
+  summarisedFilters,
+  summaryForReader,
+} from '../filters/summary-store';
 import type { FilterDefinition } from '../filters/types';
 import type { SecretStore } from '../secrets/index';
 import { AppError, ConflictError } from '../shared/errors';
@@ -14,7 +23,6 @@ import type { Logger } from '../shared/logger';
 import { callModel, type LlmAnswer, type LlmEndpoint } from './llm-client';
 import { type BuiltPrompt, buildPrompt, DEFAULT_PROMPT_BUDGET } from './prompt';
 import { hasEndpoint, loadEndpoint } from './settings';
-import { builtFrom, readableBy, storeRecipientSummary, summaryForReader } from './visibility';
 
 export interface SummaryDeps extends AnomalyDeps {
   db: Database;
@@ -81,10 +89,6 @@ export async function getSummaryPrompt(
   return { filterId, ...built, dataViewIds: answer.dataViews.map((v) => v.id) };
 }
 
-async function recordFailure(db: Database, filterId: number, message: string): Promise<void> {
-  await db.orm.update(filters).set({ summaryError: message }).where(eq(filters.id, filterId));
-}
-
 /**
  * POST /{id}/summarization/refresh: builds the prompt from the data views the caller can read, calls the model
  * and stores the text; on failure keeps the previous one. The owner's refresh is the filter's summary; a
@@ -121,23 +125,14 @@ export async function refreshSummary(
       instructionsOverridden: instructions !== undefined && instructions !== null,
       dataViewIds: built.dataViewIds,
     };
-    if (isOwner) {
-      await deps.db.orm
-        .update(filters)
-        .set({ summaryText: answer.text, summaryGeneratedAt: now, summaryError: null, summaryMeta: meta })
-        .where(eq(filters.id, filterId));
-    } else {
-      await storeRecipientSummary(deps.db, filterId, caller.userId, {
-        text: answer.text,
-        generatedAt: now,
-        meta,
-      });
-    }
+    const summary = { text: answer.text, generatedAt: now, meta };
+    if (isOwner) await storeOwnerSummary(deps.db, filterId, summary);
+    else await storeRecipientSummary(deps.db, filterId, caller.userId, summary);
     return readStored(deps.db, caller, filterId);
   } catch (e) {
     const message =
       e instanceof AppError ? e.message : 'The summary could not be generated (unexpected error).';
-    if (isOwner) await recordFailure(deps.db, filterId, message);
+    if (isOwner) await storeOwnerSummary(deps.db, filterId, { error: message });
     else await storeRecipientSummary(deps.db, filterId, caller.userId, { error: message });
     if (!(e instanceof AppError)) deps.log?.error('summary refresh failed', { filterId, error: e });
     throw e;
@@ -149,36 +144,20 @@ export async function refreshSummary(
  * can read: generated once per distinct visibility (set of readable views) and stored for each of them.
  */
 async function regenerateForRecipients(deps: SummaryDeps, filterId: number): Promise<void> {
-  const [owner] = await deps.db.rows<{ meta: Record<string, unknown> | string | null }>(
-    sql`SELECT summary_meta AS meta FROM filters WHERE id = ${filterId}`,
-  );
-  const meta = typeof owner?.meta === 'string' ? JSON.parse(owner.meta) : owner?.meta;
-  const ids = builtFrom(meta);
-  const shares = await deps.db.rows<{ user_id: number }>(
-    sql`SELECT user_id FROM filter_shares WHERE filter_id = ${filterId} ORDER BY user_id`,
-  );
+  const ids = builtFrom(await ownerSummaryMeta(deps.db, filterId));
   const done = new Map<string, number>();
-  for (const share of shares) {
-    const recipient = await callerForUser(deps.db, Number(share.user_id));
-    if (!recipient || readableBy(recipient, ids)) continue;
-    const key =
-      recipient.dataViews === 'all' ? 'all' : [...recipient.dataViews].sort((a, b) => a - b).join(',');
+  for (const userId of await filterRecipients(deps.db, filterId)) {
+    const recipient = await callerForUser(deps.db, userId);
+    if (!recipient || canReadAll(recipient, ids)) continue;
+    const key = readableKey(recipient);
     const first = done.get(key);
     if (first === undefined) {
       done.set(key, recipient.userId);
       await refreshSummary(deps, recipient, filterId).catch(() => {});
       continue;
     }
-    const [copy] = await deps.db.rows<{ text: string | null; at: string | Date | null; meta: unknown }>(sql`
-      SELECT summary_text AS text, summary_generated_at AS at, summary_meta AS meta
-      FROM filter_recipient_summaries WHERE filter_id = ${filterId} AND user_id = ${first}`);
-    if (copy?.text && copy.at) {
-      await storeRecipientSummary(deps.db, filterId, recipient.userId, {
-        text: copy.text,
-        generatedAt: new Date(copy.at),
-        meta: (typeof copy.meta === 'string' ? JSON.parse(copy.meta) : copy.meta) as Record<string, unknown>,
-      });
-    }
+    const copy = await recipientSummary(deps.db, filterId, first);
+    if (copy) await storeRecipientSummary(deps.db, filterId, recipient.userId, copy);
   }
 }
 
@@ -190,18 +169,9 @@ export async function regenerateSummariesForView(
   deps: SummaryDeps,
   dataView: { id: number; domain: string; name: string },
 ): Promise<Array<{ filterId: number; ok: boolean; error?: string }>> {
-  const rows = await deps.db.rows<{
-    id: number;
-    owner_id: number;
-    settings: Record<string, unknown> | string;
-  }>(
-    sql`SELECT id, owner_id, settings FROM filters WHERE (settings->>'isSummarized')::boolean IS TRUE ORDER BY id`,
-  );
   const results: Array<{ filterId: number; ok: boolean; error?: string }> = [];
-  for (const row of rows) {
-    const settings = (
-      typeof row.settings === 'string' ? JSON.parse(row.settings) : row.settings
-    ) as FilterDefinition;
+  for (const row of await summarisedFilters(deps.db)) {
+    const settings = row.settings;
     let refs: Array<{ domain: string; name: string }> = [];
     try {
       refs = parseDataViews(settings.dataViews ?? '');
@@ -216,9 +186,9 @@ export async function regenerateSummariesForView(
           r.name.toLowerCase() === dataView.name.toLowerCase(),
       );
     if (!covers) continue;
-    const owner = await callerForUser(deps.db, row.owner_id);
+    const owner = await callerForUser(deps.db, row.ownerId);
     if (!owner) continue;
-    if (refs.length === 0 && owner.dataViews !== 'all' && !owner.dataViews.has(dataView.id)) continue;
+    if (refs.length === 0 && !canRead(owner, dataView.id)) continue;
     try {
       await refreshSummary(deps, owner, row.id);
       results.push({ filterId: row.id, ok: true });

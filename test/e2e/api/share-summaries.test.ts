@@ -1,7 +1,7 @@
 /** Shares never leak: recipients see summaries built only from the data views they can read, and their refresh is their own. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regenerateSummariesForView } from '../../../lib/summaries/service';
-import { WITHHELD_NOTE } from '../../../lib/summaries/visibility';
+import { WITHHELD_NOTE } from '../../../lib/filters/summary-store';
 import { addAnomalies, createView, type TestView } from '../../integration/filters/fixtures';
 import { type FakeLlm, startFakeLlm } from '../../support/fake-llm';
 import { startTestService, type TestService, USER } from '../../support/service';

@@ -1,12 +1,17 @@
 /**
+ * The summaries stored with filters (the owner's on the filter row, each recipient's apart) and which of
+ * them a reader may see; lib/summaries builds them and reads and writes them through here only.
  * Which summary of a filter a reader may see. A summary records the data views it was built from
  * (`meta.dataViewIds`); a reader sees it only when they can read every one of them. The owner's summary is
  * stored on the filter; a recipient's own refresh (or a regeneration for their visibility) is stored apart,
  * per recipient, so it never changes what the owner and the others see. Nothing readable: withheld, with a note.
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
+import { filters } from '../db/tables/index';
+import { canReadAll } from '../dataviews/scope';
 import type { Caller } from '../identity/caller';
+import type { FilterDefinition } from './types';
 
 export interface ReaderSummary {
   text: string | null;
@@ -24,11 +29,6 @@ export const WITHHELD_NOTE =
 export function builtFrom(meta: unknown): number[] | undefined {
   const ids = (meta as { dataViewIds?: unknown } | null)?.dataViewIds;
   return Array.isArray(ids) && ids.every((i) => typeof i === 'number') ? (ids as number[]) : undefined;
-}
-
-export function readableBy(caller: Caller, ids: number[] | undefined): boolean {
-  if (!ids) return false;
-  return caller.dataViews === 'all' || ids.every((id) => (caller.dataViews as Set<number>).has(id));
 }
 
 interface Row {
@@ -65,7 +65,7 @@ export async function summaryForReader(
     ? { text: own.text, generatedAt: iso(own.generated_at), meta: json(own.meta), lastError: own.error }
     : undefined;
   const candidates = [ownerView, ownView].filter(
-    (c): c is ReaderSummary => !!c && c.text !== null && readableBy(caller, builtFrom(c.meta)),
+    (c): c is ReaderSummary => !!c && c.text !== null && canReadAll(caller, builtFrom(c.meta)),
   );
   candidates.sort((a, b) => (b.generatedAt ?? '').localeCompare(a.generatedAt ?? ''));
   const best = candidates[0];
@@ -97,4 +97,69 @@ export async function storeRecipientSummary(
     VALUES (${filterId}, ${userId}, ${value.text}, ${value.generatedAt.toISOString()}::timestamptz, ${JSON.stringify(value.meta)}::jsonb, NULL)
     ON CONFLICT (filter_id, user_id) DO UPDATE SET summary_text = EXCLUDED.summary_text,
       summary_generated_at = EXCLUDED.summary_generated_at, summary_meta = EXCLUDED.summary_meta, summary_error = NULL`);
+}
+
+/** Stores the owner's summary on the filter, or only its failure (the previous text stays). */
+export async function storeOwnerSummary(
+  db: Database,
+  filterId: number,
+  value: { text: string; generatedAt: Date; meta: Record<string, unknown> } | { error: string },
+): Promise<void> {
+  const set =
+    'error' in value
+      ? { summaryError: value.error }
+      : {
+          summaryText: value.text,
+          summaryGeneratedAt: value.generatedAt,
+          summaryError: null,
+          summaryMeta: value.meta,
+        };
+  await db.orm.update(filters).set(set).where(eq(filters.id, filterId));
+}
+
+/** The metadata of the owner's summary (what it was built from), or null. */
+export async function ownerSummaryMeta(db: Database, filterId: number): Promise<unknown> {
+  const [owner] = await db.rows<{ meta: Record<string, unknown> | string | null }>(
+    sql`SELECT summary_meta AS meta FROM filters WHERE id = ${filterId}`,
+  );
+  return json(owner?.meta ?? null);
+}
+
+/** The stored summary of one recipient, when it has a text. */
+export async function recipientSummary(
+  db: Database,
+  filterId: number,
+  userId: number,
+): Promise<{ text: string; generatedAt: Date; meta: Record<string, unknown> } | undefined> {
+  const [copy] = await db.rows<Row>(sql`
+    SELECT summary_text AS text, summary_generated_at AS generated_at, summary_meta AS meta, summary_error AS error
+    FROM filter_recipient_summaries WHERE filter_id = ${filterId} AND user_id = ${userId}`);
+  if (!copy?.text || !copy.generated_at) return undefined;
+  return {
+    text: copy.text,
+    generatedAt: new Date(copy.generated_at),
+    meta: json(copy.meta) as Record<string, unknown>,
+  };
+}
+
+/** The users a filter is shared with, ascending. */
+export async function filterRecipients(db: Database, filterId: number): Promise<number[]> {
+  const rows = await db.rows<{ user_id: number }>(
+    sql`SELECT user_id FROM filter_shares WHERE filter_id = ${filterId} ORDER BY user_id`,
+  );
+  return rows.map((r) => Number(r.user_id));
+}
+
+/** Every filter whose summary is kept up to date (isSummarized), with its owner and settings, by id. */
+export async function summarisedFilters(
+  db: Database,
+): Promise<Array<{ id: number; ownerId: number; settings: FilterDefinition }>> {
+  const rows = await db.rows<{ id: number; owner_id: number; settings: Record<string, unknown> | string }>(
+    sql`SELECT id, owner_id, settings FROM filters WHERE (settings->>'isSummarized')::boolean IS TRUE ORDER BY id`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    ownerId: Number(r.owner_id),
+    settings: (typeof r.settings === 'string' ? JSON.parse(r.settings) : r.settings) as FilterDefinition,
+  }));
 }

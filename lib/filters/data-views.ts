@@ -2,7 +2,7 @@
 import type { Database } from '../db/database';
 import { readViews } from '../dataviews/scope';
 import type { Caller } from '../identity/caller';
-import type { DataViewRef } from '../filters/types';
+import type { DataViewRef } from './types';
 import { ValidationError } from '../shared/errors';
 
 /** A data view as the anomaly query needs it. */
