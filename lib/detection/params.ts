@@ -16,36 +16,11 @@ import {
 
 export { type ParamSpec, PARAM_SPECS } from './param-specs';
 
-export type DetectorType =
-  | 'dod'
-  | 'wow'
-  | 'mom'
-  | 'qoq'
-  | 'mpy'
-  | 'cw'
-  | 'gap'
-  | 'spike'
-  | 'changepoint'
-  | 'dt'
-  | 'peer'
-  | 'mix'
-  | 'cardinality';
+/** A detector type: a key of the params table (param-specs.ts), the one list of detector types. */
+export type DetectorType = keyof typeof PARAM_SPECS;
 
-export const DETECTOR_TYPES: readonly DetectorType[] = [
-  'dod',
-  'wow',
-  'mom',
-  'qoq',
-  'mpy',
-  'cw',
-  'gap',
-  'spike',
-  'changepoint',
-  'dt',
-  'peer',
-  'mix',
-  'cardinality',
-];
+/** Every detector type, in the order of the params table; the registry, the definition checks and the schema follow it. */
+export const DETECTOR_TYPES = Object.keys(PARAM_SPECS) as readonly DetectorType[];
 
 export type Mode = (typeof MODES)[number];
 

@@ -5,38 +5,26 @@
  * differs: peer, mix and cardinality call their look-back `baselineDays` (the engine's `window`).
  */
 import { definitionSpecs, MODES, type ParamSpec } from '../../detection/param-specs';
-import type {
-  CardinalityParams as EngineCardinalityParams,
-  ChangePointParams,
-  CommonParams,
-  DtParams,
-  DetectorType as EngineDetectorType,
-  GapParams,
-  PercentChangeParams,
-  SpikeParams,
-  WindowPercentParams,
+import {
+  type CardinalityParams as EngineCardinalityParams,
+  type ChangePointParams,
+  type CommonParams,
+  type DtParams,
+  DETECTOR_TYPES as ENGINE_DETECTOR_TYPES,
+  type DetectorType as EngineDetectorType,
+  type DetectorParamsByType as EngineParamsByType,
+  type GapParams,
+  type PercentChangeParams,
+  type SpikeParams,
+  type WindowPercentParams,
 } from '../../detection/params';
 
 export type { ChangePointParams, CommonParams, DtParams, GapParams, ParamSpec, SpikeParams };
 
 export type DetectorType = EngineDetectorType;
 
-/** Every detector type, in the order the definition docs list them. */
-export const DETECTOR_TYPES: readonly DetectorType[] = [
-  'dod',
-  'wow',
-  'mom',
-  'qoq',
-  'mpy',
-  'gap',
-  'spike',
-  'changepoint',
-  'dt',
-  'cw',
-  'peer',
-  'mix',
-  'cardinality',
-];
+/** Every detector type: the engine's list (the keys of its params table). */
+export const DETECTOR_TYPES: readonly DetectorType[] = ENGINE_DETECTOR_TYPES;
 
 export const DETECTOR_MODES = MODES;
 /** Which direction of change a detector reports. */
@@ -49,21 +37,12 @@ export type PeerParams = WithBaselineDays<WindowPercentParams>;
 export type MixParams = WithBaselineDays<WindowPercentParams>;
 export type CardinalityParams = WithBaselineDays<EngineCardinalityParams>;
 
-export interface DetectorParamsByType {
-  dod: ChangeParams;
-  wow: ChangeParams;
-  mom: ChangeParams;
-  qoq: ChangeParams;
-  mpy: ChangeParams;
-  cw: ChangeParams;
-  gap: GapParams;
-  spike: SpikeParams;
-  changepoint: ChangePointParams;
-  dt: DtParams;
-  peer: PeerParams;
-  mix: MixParams;
-  cardinality: CardinalityParams;
-}
+/** The definition's params of each type: the engine's, with `baselineDays` for the look-back of the cross detectors. */
+export type DetectorParamsByType = {
+  [T in DetectorType]: T extends 'peer' | 'mix' | 'cardinality'
+    ? WithBaselineDays<EngineParamsByType[T]>
+    : EngineParamsByType[T];
+};
 export type DetectorParams = DetectorParamsByType[DetectorType];
 
 /** One configured detector with every param resolved; discriminated by `type`. */
