@@ -5,11 +5,7 @@ import { addAnomalies, createView, type TestView } from '../integration/filters/
 import { backendName } from '../support/db';
 import { startFakeLlm } from '../support/fake-llm';
 import { startTestService, type TestService, USER } from '../support/service';
-import { type Cli, cliFor, explain, routeExists } from './support';
-
-const summaries = routeExists('GET', '/api/v1/anomaly-filters/{id}/summarization');
-const refresh = routeExists('POST', '/api/v1/anomaly-filters/{id}/summarization/refresh');
-const prompt = routeExists('GET', '/api/v1/anomaly-filters/{id}/summarization/prompt');
+import { type Cli, cliFor, explain, requireRoutes } from './support';
 
 describe(`service-cli comments, filters and anomalies on ${backendName}`, () => {
   let s: TestService;
@@ -229,55 +225,57 @@ describe(`service-cli comments, filters and anomalies on ${backendName}`, () => 
     expect(unknown.code).toBe(4);
   });
 
-  it.skipIf(!summaries || !refresh || !prompt)(
-    'shows the prompt, refuses a refresh without a language model, then refreshes and shows the stored summary',
-    async () => {
-      const created = await cli.run(['filters', 'create', '--file', '-', '--json'], {
-        stdin: JSON.stringify({
-          name: 'Summarised',
-          dataViews: view.label,
-          isSummarized: true,
-          instructions: 'Be brief.',
-        }),
-      });
-      const id = String(created.json.id);
-      const [none, shownPrompt, unconfigured] = await Promise.all([
-        cli.run(['filters', 'summarization', id]),
-        cli.run(['filters', 'prompt', id]),
-        cli.run(['filters', 'refresh-summarization', id]),
-      ]);
-      expect(none.stdout, explain(none)).toContain('No summary yet.');
-      expect(shownPrompt.stdout).toContain('Filter: Summarised');
-      expect(unconfigured.code).toBe(5);
-      expect(unconfigured.stderr).toMatch(/^Error: No language-model endpoint is configured/m);
+  it('shows the prompt, refuses a refresh without a language model, then refreshes and shows the stored summary', async () => {
+    requireRoutes(
+      ['GET', '/api/v1/anomaly-filters/{id}/summarization'],
+      ['POST', '/api/v1/anomaly-filters/{id}/summarization/refresh'],
+      ['GET', '/api/v1/anomaly-filters/{id}/summarization/prompt'],
+    );
+    const created = await cli.run(['filters', 'create', '--file', '-', '--json'], {
+      stdin: JSON.stringify({
+        name: 'Summarised',
+        dataViews: view.label,
+        isSummarized: true,
+        instructions: 'Be brief.',
+      }),
+    });
+    const id = String(created.json.id);
+    const [none, shownPrompt, unconfigured] = await Promise.all([
+      cli.run(['filters', 'summarization', id]),
+      cli.run(['filters', 'prompt', id]),
+      cli.run(['filters', 'refresh-summarization', id]),
+    ]);
+    expect(none.stdout, explain(none)).toContain('No summary yet.');
+    expect(shownPrompt.stdout).toContain('Filter: Summarised');
+    expect(unconfigured.code).toBe(5);
+    expect(unconfigured.stderr).toMatch(/^Error: No language-model endpoint is configured/m);
 
-      const fake = await startFakeLlm();
-      try {
-        await s.call('PUT', '/api/v1/settings/summarization', {
-          auth: s.adminToken,
-          body: {
-            url: fake.url,
-            bodyTemplate:
-              '{"messages":[{"role":"system","content":"{{instructions}}"},{"role":"user","content":"{{prompt}}"}]}',
-            responsePath: 'choices[0].message.content',
-          },
-        });
-        fake.reply = 'Quiet week; CZ web up 40 %.';
-        const refreshed = await cli.run([
-          'filters',
-          'refresh-summarization',
-          id,
-          '--instructions',
-          'Two sentences.',
-        ]);
-        expect(refreshed.code, explain(refreshed)).toBe(0);
-        expect(refreshed.stdout).toContain('Quiet week; CZ web up 40 %.');
-        expect(fake.requests.at(-1)!.body.messages[0].content).toBe('Two sentences.');
-        const stored = await cli.run(['filters', 'summarization', id, '--json']);
-        expect(stored.json).toMatchObject({ text: 'Quiet week; CZ web up 40 %.' });
-      } finally {
-        await fake.close();
-      }
-    },
-  );
+    const fake = await startFakeLlm();
+    try {
+      await s.call('PUT', '/api/v1/settings/summarization', {
+        auth: s.adminToken,
+        body: {
+          url: fake.url,
+          bodyTemplate:
+            '{"messages":[{"role":"system","content":"{{instructions}}"},{"role":"user","content":"{{prompt}}"}]}',
+          responsePath: 'choices[0].message.content',
+        },
+      });
+      fake.reply = 'Quiet week; CZ web up 40 %.';
+      const refreshed = await cli.run([
+        'filters',
+        'refresh-summarization',
+        id,
+        '--instructions',
+        'Two sentences.',
+      ]);
+      expect(refreshed.code, explain(refreshed)).toBe(0);
+      expect(refreshed.stdout).toContain('Quiet week; CZ web up 40 %.');
+      expect(fake.requests.at(-1)!.body.messages[0].content).toBe('Two sentences.');
+      const stored = await cli.run(['filters', 'summarization', id, '--json']);
+      expect(stored.json).toMatchObject({ text: 'Quiet week; CZ web up 40 %.' });
+    } finally {
+      await fake.close();
+    }
+  });
 });

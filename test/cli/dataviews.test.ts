@@ -6,12 +6,7 @@ import { type ServedPglite, servePglite } from '../../scripts/local/pglite-serve
 import { fixtureText, retailNamed } from '../integration/dataviews/support';
 import { backendName } from '../support/db';
 import { startTestService, type TestService } from '../support/service';
-import { type Cli, cliFor, explain, routeExists } from './support';
-
-const jobsById = routeExists('POST', '/api/v1/dataviews/{id}/jobs/load');
-const jobsByName = routeExists('POST', '/api/v1/jobs/{domain}/{name}/load');
-const jobStatus = routeExists('GET', '/api/v1/jobs/{id}');
-const jobsClear = routeExists('POST', '/api/v1/dataviews/{id}/jobs/clear');
+import { type Cli, cliFor, explain, requireRoutes } from './support';
 
 const connString = (port: number) =>
   `Host=127.0.0.1;Port=${port};Database=postgres;Username=postgres;Password=pw;SSL Mode=disable`;
@@ -194,90 +189,90 @@ describe(`service-cli data views, jobs and connectors on ${backendName}`, () => 
     expect((await cli.run(['dataviews', 'get', String(ok.json.id)], { token: s.userToken })).code).toBe(4);
   });
 
-  it.skipIf(!jobsById || !jobsByName || !jobsClear)(
-    'enqueues load, process and custom-load jobs by id and by domain/name, refuses a second load, and clears the queue',
-    async () => {
-      // No worker runs in this file's service: queued jobs stay pending.
-      const created = await cli.run(['dataviews', 'create', '--file', '-', '--json'], {
-        stdin: JSON.stringify(retailNamed('jobs', 'cli')),
-      });
-      const id = String(created.json.id);
-      const prepared = await cli.run(['dataviews', 'jobs-load', id]);
-      expect(prepared.code, explain(prepared)).toBe(5);
-      expect(prepared.stderr).toContain('Error: Data view cli/jobs is not deployed');
-      await cli.run(['dataviews', 'deploy', id]);
-      await cli.run(['dataviews', 'enable', id]);
+  it('enqueues load, process and custom-load jobs by id and by domain/name, refuses a second load, and clears the queue', async () => {
+    requireRoutes(
+      ['POST', '/api/v1/dataviews/{id}/jobs/load'],
+      ['POST', '/api/v1/jobs/{domain}/{name}/load'],
+      ['POST', '/api/v1/dataviews/{id}/jobs/clear'],
+    );
+    // No worker runs in this file's service: queued jobs stay pending.
+    const created = await cli.run(['dataviews', 'create', '--file', '-', '--json'], {
+      stdin: JSON.stringify(retailNamed('jobs', 'cli')),
+    });
+    const id = String(created.json.id);
+    const prepared = await cli.run(['dataviews', 'jobs-load', id]);
+    expect(prepared.code, explain(prepared)).toBe(5);
+    expect(prepared.stderr).toContain('Error: Data view cli/jobs is not deployed');
+    await cli.run(['dataviews', 'deploy', id]);
+    await cli.run(['dataviews', 'enable', id]);
 
-      const load = await cli.run(['dataviews', 'jobs-load', id, '--json']);
-      expect(load.code, explain(load)).toBe(0);
-      expect(load.json).toMatchObject({ kind: 'Load', status: 'pending', dataViewId: Number(id) });
-      const second = await cli.run(['dataviews', 'jobs-load', 'cli/jobs']);
-      expect(second.code).toBe(5);
-      expect(second.stderr).toMatch(
-        new RegExp(
-          `^Error: A load task \\(job ${load.json.id}, pending\\) for data view cli/jobs is already in the queue$`,
-          'm',
-        ),
+    const load = await cli.run(['dataviews', 'jobs-load', id, '--json']);
+    expect(load.code, explain(load)).toBe(0);
+    expect(load.json).toMatchObject({ kind: 'Load', status: 'pending', dataViewId: Number(id) });
+    const second = await cli.run(['dataviews', 'jobs-load', 'cli/jobs']);
+    expect(second.code).toBe(5);
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^Error: A load task \\(job ${load.json.id}, pending\\) for data view cli/jobs is already in the queue$`,
+        'm',
+      ),
+    );
+    const processByName = await cli.run(['dataviews', 'jobs-process', 'cli/jobs']);
+    expect(processByName.code, explain(processByName)).toBe(0);
+    expect(processByName.stdout).toMatch(/^Queued Process job \d+ for data view cli\/jobs \(pending\)\.$/m);
+
+    const cleared = await cli.run(['dataviews', 'jobs-clear', 'cli/jobs']);
+    expect(cleared.stdout, explain(cleared)).toContain('Removed 2 queued jobs of data view cli/jobs.');
+    const none = await cli.run(['dataviews', 'jobs-clear', id]);
+    expect(none.code).toBe(5);
+    expect(none.stderr).toContain('No queued jobs were found');
+
+    // An orchestration tool's key with the process permission may start jobs, not clear them.
+    const key = await s.call('POST', '/api/v1/api-keys', {
+      auth: s.adminToken,
+      body: { name: 'airflow', permissions: ['process'] },
+    });
+    const custom = await cli.run(['dataviews', 'jobs-custom-load', 'cli/jobs'], {
+      token: null,
+      apiKey: key.body.key,
+    });
+    expect(custom.code, explain(custom)).toBe(0);
+    expect(custom.stdout).toMatch(/^Queued CustomLoad job \d+ for data view cli\/jobs/m);
+    expect((await cli.run(['dataviews', 'jobs-clear', id], { token: null, apiKey: key.body.key })).code).toBe(
+      3,
+    );
+  });
+
+  it('follows a job with --wait: exit 0 when it finished, 7 with its error when it failed', async () => {
+    requireRoutes(['GET', '/api/v1/jobs/{id}']);
+    const created = await cli.run(['dataviews', 'create', '--file', '-', '--json'], {
+      stdin: JSON.stringify(retailNamed('waited', 'cli')),
+    });
+    const view = created.json.id as number;
+    const job = async (status: string, error: string | null) => {
+      const [row] = await s.container.db.rows<{ id: number }>(
+        sql`INSERT INTO jobs (data_view_id, kind, status, error, finished_at) VALUES (${view}, 'Load', ${status}, ${error}, now()) RETURNING id`,
       );
-      const processByName = await cli.run(['dataviews', 'jobs-process', 'cli/jobs']);
-      expect(processByName.code, explain(processByName)).toBe(0);
-      expect(processByName.stdout).toMatch(/^Queued Process job \d+ for data view cli\/jobs \(pending\)\.$/m);
-
-      const cleared = await cli.run(['dataviews', 'jobs-clear', 'cli/jobs']);
-      expect(cleared.stdout, explain(cleared)).toContain('Removed 2 queued jobs of data view cli/jobs.');
-      const none = await cli.run(['dataviews', 'jobs-clear', id]);
-      expect(none.code).toBe(5);
-      expect(none.stderr).toContain('No queued jobs were found');
-
-      // An orchestration tool's key with the process permission may start jobs, not clear them.
-      const key = await s.call('POST', '/api/v1/api-keys', {
-        auth: s.adminToken,
-        body: { name: 'airflow', permissions: ['process'] },
-      });
-      const custom = await cli.run(['dataviews', 'jobs-custom-load', 'cli/jobs'], {
-        token: null,
-        apiKey: key.body.key,
-      });
-      expect(custom.code, explain(custom)).toBe(0);
-      expect(custom.stdout).toMatch(/^Queued CustomLoad job \d+ for data view cli\/jobs/m);
-      expect(
-        (await cli.run(['dataviews', 'jobs-clear', id], { token: null, apiKey: key.body.key })).code,
-      ).toBe(3);
-    },
-  );
-
-  it.skipIf(!jobStatus)(
-    'follows a job with --wait: exit 0 when it finished, 7 with its error when it failed',
-    async () => {
-      const created = await cli.run(['dataviews', 'create', '--file', '-', '--json'], {
-        stdin: JSON.stringify(retailNamed('waited', 'cli')),
-      });
-      const view = created.json.id as number;
-      const job = async (status: string, error: string | null) => {
-        const [row] = await s.container.db.rows<{ id: number }>(
-          sql`INSERT INTO jobs (data_view_id, kind, status, error, finished_at) VALUES (${view}, 'Load', ${status}, ${error}, now()) RETURNING id`,
-        );
-        return String(row.id);
-      };
-      const finished = await cli.run([
-        'jobs',
-        'get',
-        await job('finished', null),
-        '--wait',
-        '--interval',
-        '0.1',
-      ]);
-      expect(finished.code, explain(finished)).toBe(0);
-      expect(finished.stderr).toMatch(/Job \d+ \(Load\): finished/);
-      const failed = await cli.run([
-        'jobs',
-        'get',
-        await job('failed', 'Source database refused the connection'),
-        '--wait',
-      ]);
-      expect(failed.code).toBe(7);
-      expect(failed.stderr).toMatch(/^Error: Job \d+ failed: Source database refused the connection$/m);
-      expect((await cli.run(['jobs', 'get', '999999'])).code).toBe(4);
-    },
-  );
+      return String(row.id);
+    };
+    const finished = await cli.run([
+      'jobs',
+      'get',
+      await job('finished', null),
+      '--wait',
+      '--interval',
+      '0.1',
+    ]);
+    expect(finished.code, explain(finished)).toBe(0);
+    expect(finished.stderr).toMatch(/Job \d+ \(Load\): finished/);
+    const failed = await cli.run([
+      'jobs',
+      'get',
+      await job('failed', 'Source database refused the connection'),
+      '--wait',
+    ]);
+    expect(failed.code).toBe(7);
+    expect(failed.stderr).toMatch(/^Error: Job \d+ failed: Source database refused the connection$/m);
+    expect((await cli.run(['jobs', 'get', '999999'])).code).toBe(4);
+  });
 });

@@ -3,10 +3,7 @@ import { type ServedPglite, servePglite } from '../../scripts/local/pglite-serve
 import { retailNamed } from '../integration/dataviews/support';
 import { backendName } from '../support/db';
 import { startTestService, type TestService } from '../support/service';
-import { type Cli, cliFor, explain, routeExists } from './support';
-
-const ready =
-  routeExists('POST', '/api/v1/dataviews/{id}/jobs/load') && routeExists('GET', '/api/v1/jobs/{id}');
+import { type Cli, cliFor, explain, requireRoutes } from './support';
 
 describe(`service-cli jobs-load --wait with the job workers running, on ${backendName}`, () => {
   let s: TestService;
@@ -36,63 +33,59 @@ describe(`service-cli jobs-load --wait with the job workers running, on ${backen
     await source.close();
   });
 
-  it.skipIf(!ready)(
-    'follows a load to its end and exits 0, then exits 7 with the reason when a load fails',
-    async () => {
-      const good = retailNamed('waited', 'cli');
-      const bad = retailNamed('broken', 'cli');
-      bad.source.loadQuery = 'SELECT day, country, region, city, channel, revenue, orders FROM no_such_table';
-      for (const doc of [good, bad]) {
-        const created = await cli.run(['dataviews', 'create', '--file', '-', '--json'], {
-          stdin: JSON.stringify(doc),
-        });
-        expect(created.code, explain(created)).toBe(0);
-        for (const action of ['deploy', 'enable'])
-          await cli.run(['dataviews', action, String(created.json.id)]);
-      }
+  it('follows a load to its end and exits 0, then exits 7 with the reason when a load fails', async () => {
+    requireRoutes(['POST', '/api/v1/dataviews/{id}/jobs/load'], ['GET', '/api/v1/jobs/{id}']);
+    const good = retailNamed('waited', 'cli');
+    const bad = retailNamed('broken', 'cli');
+    bad.source.loadQuery = 'SELECT day, country, region, city, channel, revenue, orders FROM no_such_table';
+    for (const doc of [good, bad]) {
+      const created = await cli.run(['dataviews', 'create', '--file', '-', '--json'], {
+        stdin: JSON.stringify(doc),
+      });
+      expect(created.code, explain(created)).toBe(0);
+      for (const action of ['deploy', 'enable'])
+        await cli.run(['dataviews', action, String(created.json.id)]);
+    }
 
-      const ok = await cli.run([
-        'dataviews',
-        'jobs-load',
-        'cli/waited',
-        '--wait',
-        '--interval',
-        '0.2',
-        '--timeout',
-        '120',
-      ]);
-      expect(ok.code, explain(ok)).toBe(0);
-      expect(ok.stderr).toMatch(/^Job (\d+) \(Load\): finished after \d+ s$/m);
-      expect(ok.stdout).toMatch(/^Job \d+ finished\.$/m);
-      const status = await cli.run(['dataviews', 'status', 'cli/waited', '--json']);
-      expect(status.json.rowCounts.int).toBeGreaterThan(0);
+    const ok = await cli.run([
+      'dataviews',
+      'jobs-load',
+      'cli/waited',
+      '--wait',
+      '--interval',
+      '0.2',
+      '--timeout',
+      '120',
+    ]);
+    expect(ok.code, explain(ok)).toBe(0);
+    expect(ok.stderr).toMatch(/^Job (\d+) \(Load\): finished after \d+ s$/m);
+    expect(ok.stdout).toMatch(/^Job \d+ finished\.$/m);
+    const status = await cli.run(['dataviews', 'status', 'cli/waited', '--json']);
+    expect(status.json.rowCounts.int).toBeGreaterThan(0);
 
-      const failed = await cli.run([
-        'dataviews',
-        'jobs-load',
-        'cli/broken',
-        '--wait',
-        '--interval',
-        '0.2',
-        '--timeout',
-        '120',
-      ]);
-      expect(failed.code, explain(failed)).toBe(7);
-      expect(failed.stderr).toMatch(/^Job \d+ \(Load\): failed after \d+ s$/m);
-      expect(failed.stderr).toMatch(/^Error: Job \d+ failed: .*no_such_table/m);
+    const failed = await cli.run([
+      'dataviews',
+      'jobs-load',
+      'cli/broken',
+      '--wait',
+      '--interval',
+      '0.2',
+      '--timeout',
+      '120',
+    ]);
+    expect(failed.code, explain(failed)).toBe(7);
+    expect(failed.stderr).toMatch(/^Job \d+ \(Load\): failed after \d+ s$/m);
+    expect(failed.stderr).toMatch(/^Error: Job \d+ failed: .*no_such_table/m);
 
-      const [list, failures, monitoring] = await Promise.all([
-        cli.run(['jobs', 'list', '--dataview', 'cli/waited', '--kind', 'Load']),
-        cli.run(['jobs', 'list', '--status', 'failed', '--json']),
-        cli.run(['jobs', 'monitoring']),
-      ]);
-      expect(list.stdout).toMatch(/^ID +DATA VIEW +KIND +STATUS +TRIGGER +CREATED +FINISHED +ERROR$/m);
-      expect(list.stdout).toMatch(/^\d+ +cli \/ waited +Load +finished +api /m);
-      expect(failures.json.map((j: { dataView: string }) => j.dataView)).toEqual(['cli / broken']);
-      expect(monitoring.stdout).toMatch(
-        /^\d+ +cli \/ waited +enabled +\S+ +2024-01-01\.\.2024-02-29 +[1-9]/m,
-      );
-      expect(monitoring.stdout).toMatch(/^Totals: dataViews 2, /m);
-    },
-  );
+    const [list, failures, monitoring] = await Promise.all([
+      cli.run(['jobs', 'list', '--dataview', 'cli/waited', '--kind', 'Load']),
+      cli.run(['jobs', 'list', '--status', 'failed', '--json']),
+      cli.run(['jobs', 'monitoring']),
+    ]);
+    expect(list.stdout).toMatch(/^ID +DATA VIEW +KIND +STATUS +TRIGGER +CREATED +FINISHED +ERROR$/m);
+    expect(list.stdout).toMatch(/^\d+ +cli \/ waited +Load +finished +api /m);
+    expect(failures.json.map((j: { dataView: string }) => j.dataView)).toEqual(['cli / broken']);
+    expect(monitoring.stdout).toMatch(/^\d+ +cli \/ waited +enabled +\S+ +2024-01-01\.\.2024-02-29 +[1-9]/m);
+    expect(monitoring.stdout).toMatch(/^Totals: dataViews 2, /m);
+  });
 });

@@ -74,9 +74,15 @@ export function cliFor(s: Pick<TestService, 'url' | 'adminToken'>): Cli {
   return { run, configFile, home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-/** Whether the service declares a route (method and path template) yet: tests of commands whose endpoint is still being written wait for it. */
-export function routeExists(method: string, template: string): boolean {
-  return registeredRoutes().some((r) => r.method === method && r.path === template);
+/**
+ * Fails when the service does not declare a route (method and path template) a command under test
+ * calls: a renamed or removed route breaks its tests instead of silently skipping them.
+ */
+export function requireRoutes(...routes: Array<[method: string, template: string]>): void {
+  const declared = registeredRoutes();
+  const missing = routes.filter(([m, t]) => !declared.some((r) => r.method === m && r.path === t));
+  if (missing.length)
+    throw new Error(`the service declares no route ${missing.map(([m, t]) => `${m} ${t}`).join(', ')}`);
 }
 
 /** A failure message that shows what the CLI printed. */
