@@ -20,3 +20,8 @@ export function getContainer(): Promise<Container> {
 export function setContainer(c: Container | undefined): void {
   current = c ? Promise.resolve(c) : undefined;
 }
+
+/** The service database of the container, for route tables whose use cases need only it. */
+export async function serviceDb() {
+  return (await getContainer()).db;
+}

@@ -1,11 +1,9 @@
-import { getContainer } from '../container';
+import { getContainer, serviceDb } from '../container';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { created, noContent, type Route } from '../../lib/http/router';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../lib/identity/api-keys';
 import type { Permission } from '../../lib/identity/caller';
-
-const db = async () => (await getContainer()).db;
 
 export const routes: Route[] = [
   {
@@ -14,7 +12,7 @@ export const routes: Route[] = [
     access: 'admin',
     tag: 'API keys',
     summary: 'List API keys (never the key itself)',
-    handle: async ({ caller }) => listApiKeys(await db(), caller),
+    handle: async ({ caller }) => listApiKeys(await serviceDb(), caller),
   },
   {
     method: 'POST',
@@ -26,7 +24,7 @@ export const routes: Route[] = [
     handle: async ({ caller, body }) =>
       created(
         await createApiKey(
-          await db(),
+          await serviceDb(),
           caller,
           body as { name: string; permissions: Permission[]; userId?: number },
         ),
@@ -39,7 +37,7 @@ export const routes: Route[] = [
     tag: 'API keys',
     summary: 'Revoke an API key',
     handle: async ({ caller, params }) => {
-      await revokeApiKey(await db(), caller, intParam(params.id, 'id'));
+      await revokeApiKey(await serviceDb(), caller, intParam(params.id, 'id'));
       return noContent();
     },
   },

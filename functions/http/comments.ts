@@ -1,4 +1,4 @@
-import { getContainer } from '../container';
+import { getContainer, serviceDb } from '../container';
 import {
   type CommentInput,
   createComment,
@@ -14,7 +14,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { intParam, optionalDate, optionalInt } from '../../lib/http/params';
 import { created, noContent, type Route } from '../../lib/http/router';
 
-const db = async () => (await getContainer()).db;
 const base = '/api/v1/comments';
 const tag = 'Comments';
 const window = (q: Record<string, string | undefined>) => ({
@@ -31,7 +30,7 @@ export const routes: Route[] = [
     summary:
       'Query comments: ?dataViewId=&dateFrom=&dateTo= (dataViewId and/or a date required; windows that overlap)',
     handle: async ({ caller, query }) =>
-      queryComments(await db(), caller, {
+      queryComments(await serviceDb(), caller, {
         dataViewId: optionalInt(query.dataViewId, 'dataViewId'),
         ...window(query),
       }),
@@ -43,7 +42,7 @@ export const routes: Route[] = [
     tag,
     summary: 'All comments of a data view',
     handle: async ({ caller, params }) =>
-      listDataViewComments(await db(), caller, intParam(params.dataViewId, 'dataViewId')),
+      listDataViewComments(await serviceDb(), caller, intParam(params.dataViewId, 'dataViewId')),
   },
   {
     method: 'GET',
@@ -53,7 +52,7 @@ export const routes: Route[] = [
     summary: 'Comments of a data view whose window overlaps ?dateFrom=&dateTo= (both required, yyyy-MM-dd)',
     handle: async ({ caller, params, query }) =>
       listDataViewCommentsInWindow(
-        await db(),
+        await serviceDb(),
         caller,
         intParam(params.dataViewId, 'dataViewId'),
         window(query),
@@ -65,7 +64,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'Comments written by an e-mail address (non-admins: only their own)',
-    handle: async ({ caller, params }) => listCommentsByEmail(await db(), caller, params.email),
+    handle: async ({ caller, params }) => listCommentsByEmail(await serviceDb(), caller, params.email),
   },
   {
     method: 'GET',
@@ -73,7 +72,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'One comment',
-    handle: async ({ caller, params }) => getComment(await db(), caller, intParam(params.id, 'id')),
+    handle: async ({ caller, params }) => getComment(await serviceDb(), caller, intParam(params.id, 'id')),
   },
   {
     method: 'POST',
@@ -84,7 +83,7 @@ export const routes: Route[] = [
     body: 'comment-create',
     response: { status: 201, description: 'The created comment' },
     handle: async ({ caller, body }) =>
-      created(await createComment(await db(), caller, body as CommentInput, 'api')),
+      created(await createComment(await serviceDb(), caller, body as CommentInput, 'api')),
   },
   {
     method: 'PUT',
@@ -94,7 +93,7 @@ export const routes: Route[] = [
     summary: 'Replace a comment (admin); a body id must equal the path id',
     body: 'comment-update',
     handle: async ({ caller, params, body }) =>
-      updateComment(await db(), caller, intParam(params.id, 'id'), body as CommentInput, 'api'),
+      updateComment(await serviceDb(), caller, intParam(params.id, 'id'), body as CommentInput, 'api'),
   },
   {
     method: 'DELETE',
@@ -104,7 +103,7 @@ export const routes: Route[] = [
     summary: 'Delete a comment (admin)',
     response: { status: 204, description: 'Deleted' },
     handle: async ({ caller, params }) => {
-      await deleteComment(await db(), caller, intParam(params.id, 'id'), 'api');
+      await deleteComment(await serviceDb(), caller, intParam(params.id, 'id'), 'api');
       return noContent();
     },
   },
@@ -118,7 +117,7 @@ export const routes: Route[] = [
     body: 'comment-update',
     response: { status: 201, description: 'The created comment' },
     handle: async ({ caller, body }) =>
-      created(await createComment(await db(), caller, body as CommentInput, 'web-ui')),
+      created(await createComment(await serviceDb(), caller, body as CommentInput, 'web-ui')),
   },
   {
     method: 'PUT',
@@ -128,7 +127,7 @@ export const routes: Route[] = [
     summary: 'Web UI: replace an own comment (admins: any); the author is kept',
     body: 'comment-update',
     handle: async ({ caller, params, body }) =>
-      updateComment(await db(), caller, intParam(params.id, 'id'), body as CommentInput, 'web-ui'),
+      updateComment(await serviceDb(), caller, intParam(params.id, 'id'), body as CommentInput, 'web-ui'),
   },
   {
     method: 'DELETE',
@@ -138,7 +137,7 @@ export const routes: Route[] = [
     summary: 'Web UI: delete an own comment (admins: any)',
     response: { status: 204, description: 'Deleted' },
     handle: async ({ caller, params }) => {
-      await deleteComment(await db(), caller, intParam(params.id, 'id'), 'web-ui');
+      await deleteComment(await serviceDb(), caller, intParam(params.id, 'id'), 'web-ui');
       return noContent();
     },
   },

@@ -1,5 +1,5 @@
 /** Feedback on anomaly records (docs/feedback.md); served by the anomalies function (its prefix). */
-import { getContainer } from '../container';
+import { serviceDb } from '../container';
 import {
   deleteFeedback,
   type FeedbackInput,
@@ -10,7 +10,6 @@ import {
 import { intParam, optionalInt } from '../../lib/http/params';
 import { noContent, type Route } from '../../lib/http/router';
 
-const db = async () => (await getContainer()).db;
 const base = '/api/v1/anomalies/feedback';
 const tag = 'Feedback';
 
@@ -23,7 +22,7 @@ export const routes: Route[] = [
     summary:
       'Feedback on records of the data views the caller can read: ?dataViewId=&seriesId=&status=confirmed|expected|not-anomaly',
     handle: async ({ caller, query }) =>
-      listFeedback(await db(), caller, {
+      listFeedback(await serviceDb(), caller, {
         dataViewId: optionalInt(query.dataViewId, 'dataViewId'),
         seriesId: optionalInt(query.seriesId, 'seriesId'),
         status: query.status === '' ? undefined : query.status,
@@ -38,7 +37,7 @@ export const routes: Route[] = [
       'Mark a record confirmed, expected or not-anomaly (optional note) by its stable key {dataViewId, seriesId, measure, type, startDate}; the author or an admin may change it',
     body: 'feedback-put',
     response: { status: 200, description: 'The stored feedback' },
-    handle: async ({ caller, body }) => putFeedback(await db(), caller, body as FeedbackInput),
+    handle: async ({ caller, body }) => putFeedback(await serviceDb(), caller, body as FeedbackInput),
   },
   {
     method: 'GET',
@@ -46,7 +45,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'One feedback',
-    handle: async ({ caller, params }) => getFeedback(await db(), caller, intParam(params.id, 'id')),
+    handle: async ({ caller, params }) => getFeedback(await serviceDb(), caller, intParam(params.id, 'id')),
   },
   {
     method: 'DELETE',
@@ -56,7 +55,7 @@ export const routes: Route[] = [
     summary: 'Remove a feedback (its author or an admin)',
     response: { status: 204, description: 'Removed' },
     handle: async ({ caller, params }) => {
-      await deleteFeedback(await db(), caller, intParam(params.id, 'id'));
+      await deleteFeedback(await serviceDb(), caller, intParam(params.id, 'id'));
       return noContent();
     },
   },

@@ -1,4 +1,4 @@
-import { getContainer } from '../container';
+import { getContainer, serviceDb } from '../container';
 import {
   createFilter,
   deleteFilter,
@@ -16,7 +16,6 @@ import { created, noContent, type Route } from '../../lib/http/router';
 import { alertRoutes } from './alerts';
 import { summaryRoutes } from './summaries';
 
-const db = async () => (await getContainer()).db;
 const base = '/api/v1/anomaly-filters';
 const tag = 'Filters';
 
@@ -28,7 +27,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'Filters visible to the caller: owned and shared with them',
-    handle: async ({ caller }) => listFilters(await db(), caller),
+    handle: async ({ caller }) => listFilters(await serviceDb(), caller),
   },
   {
     method: 'GET',
@@ -36,7 +35,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'Compact list of visible filters: id, name, description (the comment)',
-    handle: async ({ caller }) => listLittleFilters(await db(), caller),
+    handle: async ({ caller }) => listLittleFilters(await serviceDb(), caller),
   },
   {
     method: 'GET',
@@ -44,7 +43,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'Filters the caller pinned',
-    handle: async ({ caller }) => listPinned(await db(), caller),
+    handle: async ({ caller }) => listPinned(await serviceDb(), caller),
   },
   {
     method: 'GET',
@@ -52,7 +51,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'Users the caller can share with (enabled users other than the caller): id, email',
-    handle: async ({ caller }) => listShareableUsers(await db(), caller),
+    handle: async ({ caller }) => listShareableUsers(await serviceDb(), caller),
   },
   {
     method: 'GET',
@@ -60,7 +59,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'One filter with owner, pinned, isOwner, sharedWith and summary',
-    handle: async ({ caller, params }) => getFilter(await db(), caller, intParam(params.id, 'id')),
+    handle: async ({ caller, params }) => getFilter(await serviceDb(), caller, intParam(params.id, 'id')),
   },
   {
     method: 'POST',
@@ -70,7 +69,7 @@ export const routes: Route[] = [
     summary: 'Create a filter; the caller becomes its owner',
     body: 'filter',
     response: { status: 201, description: 'The created filter' },
-    handle: async ({ caller, body }) => created(await createFilter(await db(), caller, body)),
+    handle: async ({ caller, body }) => created(await createFilter(await serviceDb(), caller, body)),
   },
   {
     method: 'PUT',
@@ -79,7 +78,7 @@ export const routes: Route[] = [
     tag,
     summary: 'Update a filter (owner only); the id travels in the body',
     body: 'filter',
-    handle: async ({ caller, body }) => updateFilter(await db(), caller, body),
+    handle: async ({ caller, body }) => updateFilter(await serviceDb(), caller, body),
   },
   {
     method: 'DELETE',
@@ -89,7 +88,7 @@ export const routes: Route[] = [
     summary: 'Delete a filter for everyone (owner only)',
     response: { status: 204, description: 'Deleted, with its shares and pins' },
     handle: async ({ caller, params }) => {
-      await deleteFilter(await db(), caller, intParam(params.id, 'id'));
+      await deleteFilter(await serviceDb(), caller, intParam(params.id, 'id'));
       return noContent();
     },
   },
@@ -99,7 +98,8 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary: 'User ids of the current share recipients',
-    handle: async ({ caller, params }) => getFilterShares(await db(), caller, intParam(params.id, 'id')),
+    handle: async ({ caller, params }) =>
+      getFilterShares(await serviceDb(), caller, intParam(params.id, 'id')),
   },
   {
     method: 'POST',
@@ -110,7 +110,7 @@ export const routes: Route[] = [
     body: 'filter-share',
     handle: async ({ caller, params, body }) =>
       shareFilter(
-        await db(),
+        await serviceDb(),
         caller,
         intParam(params.id, 'id'),
         (body as { targetUserIds: number[] }).targetUserIds,
@@ -124,7 +124,7 @@ export const routes: Route[] = [
     summary: 'Leave a shared filter (recipient): drops your share and pin; the owner gets 409',
     response: { status: 204, description: 'Left' },
     handle: async ({ caller, params }) => {
-      await leaveFilter(await db(), caller, intParam(params.id, 'id'));
+      await leaveFilter(await serviceDb(), caller, intParam(params.id, 'id'));
       return noContent();
     },
   },
@@ -136,7 +136,7 @@ export const routes: Route[] = [
     summary: 'Pin or unpin a filter for the caller',
     body: 'filter-pin',
     handle: async ({ caller, params, body }) =>
-      pinFilter(await db(), caller, intParam(params.id, 'id'), (body as { pinned: boolean }).pinned),
+      pinFilter(await serviceDb(), caller, intParam(params.id, 'id'), (body as { pinned: boolean }).pinned),
   },
   ...summaryRoutes,
   ...alertRoutes,

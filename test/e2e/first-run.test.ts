@@ -4,102 +4,52 @@
  * finds Home filled: the pinned and shared demo filters with ranked anomaly rows and charts.
  * One start is shared by the file's tests. UPDATE_SCREENSHOTS=1 also writes docs/screenshots/first-run-*.png.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/local/ports';
-import {
-  ensureWebBuilt,
-  hasChromium,
-  launchChromium,
-  screenshotsDir,
-  signIn,
-  updateScreenshots,
-} from '../browser/support';
-import { backendName, createTestDatabase, type TestDatabase } from '../support/db';
+import { hasChromium, launchChromium, screenshotsDir, signIn, updateScreenshots } from '../browser/support';
+import { backendName } from '../support/db';
+import { type NpmStart, startNpmStart } from '../support/npm-start';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const workFolder = `.esbuild-first-run-${process.pid}`;
 const USER = { email: 'user@example.com', password: 'first-run-user-pw' };
 const ADMIN = { email: 'admin@example.com', password: 'first-run-admin-pw' };
 /** The start banner's budget (issue 18: address, API reference, database, demo, log, accounts). */
 const MAX_BANNER_LINES = 15;
 
 describe(`first run: npm start with the demo on ${backendName}`, () => {
-  let child: ChildProcess;
-  let output = '';
-  let url = '';
-  let dataDir = '';
-  let testDb: TestDatabase | undefined;
+  let s: NpmStart;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    await ensureWebBuilt();
-    dataDir = mkdtempSync(path.join(tmpdir(), 'am-first-run-'));
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      SEED_ADMIN_PASSWORD: ADMIN.password,
-      SEED_USER_PASSWORD: USER.password,
-      LOG_LEVEL: 'info',
-      DEMO: 'on',
-      WEB_BUILD: 'skip',
-      // Bundles of its own: other serverless runs in this checkout (tests running in parallel) keep theirs.
-      ESBUILD_WORK_FOLDER: workFolder,
-    };
-    delete env.DATABASE_URL;
-    if (process.env.DATABASE_URL) {
-      testDb = await createTestDatabase();
-      env.DATABASE_URL = testDb.url!;
-    }
-    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      cwd: root,
-      env,
-      stdio: 'pipe',
+    s = await startNpmStart({
+      name: 'first-run',
+      env: {
+        SEED_ADMIN_PASSWORD: ADMIN.password,
+        SEED_USER_PASSWORD: USER.password,
+        LOG_LEVEL: 'info',
+        DEMO: 'on',
+      },
+      readyWithinMs: 280_000,
     });
-    child.stdout?.on('data', (d) => {
-      output += d;
-    });
-    child.stderr?.on('data', (d) => {
-      output += d;
-    });
-    const until = Date.now() + 280_000;
-    while (!output.includes('Press Ctrl+C to stop.')) {
-      if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
-      if (Date.now() > until) throw new Error(`npm start did not become ready:\n${output}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
   }, 300_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(path.join(root, workFolder), { recursive: true, force: true });
-    await testDb?.drop();
+    await s?.stop();
   });
 
   it('prints a short banner: address, API reference, database, the analysed demo, the log file, accounts', () => {
-    const lines = output.trimEnd().split('\n');
+    const lines = s.output.trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(MAX_BANNER_LINES);
-    expect(output).toContain(`Anomaly monitor is running at ${url}`);
-    expect(output).toContain(`${url}/api/v1/docs`);
-    expect(output).toMatch(/Demo: demo \/ store_sales \(id \d+\): \d+ series, .* \d+ anomalies/);
-    expect(output).toContain(USER.password);
+    expect(s.output).toContain(`Anomaly monitor is running at ${s.url}`);
+    expect(s.output).toContain(`${s.url}/api/v1/docs`);
+    expect(s.output).toMatch(/Demo: demo \/ store_sales \(id \d+\): \d+ series, .* \d+ anomalies/);
+    expect(s.output).toContain(USER.password);
     // serverless-offline's route table and invocation lines are in the log file, not on the console.
-    expect(output).not.toContain('λ');
-    const log = path.join(dataDir, 'service.log');
-    expect(output).toContain(log);
+    expect(s.output).not.toContain('λ');
+    const log = path.join(s.dataDir, 'service.log');
+    expect(s.output).toContain(log);
     expect(existsSync(log)).toBe(true);
     expect(readFileSync(log, 'utf8')).toContain('/api/v1/anomaly-filters');
   });
@@ -107,7 +57,7 @@ describe(`first run: npm start with the demo on ${backendName}`, () => {
   it('seeds the data user: assigned to the demo view, a pinned filter and one shared by the admin, comments', async () => {
     const token = (
       (await (
-        await fetch(`${url}/api/v1/auth/token`, {
+        await fetch(`${s.url}/api/v1/auth/token`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(USER),
@@ -116,7 +66,7 @@ describe(`first run: npm start with the demo on ${backendName}`, () => {
     ).accessToken;
     const get = async (p: string) =>
       (
-        await fetch(`${url}/api/v1${p}`, { headers: { authorization: `Bearer ${token}` } })
+        await fetch(`${s.url}/api/v1${p}`, { headers: { authorization: `Bearer ${token}` } })
       ).json() as Promise<any>;
     const views = (await get('/dataviews')) as Array<{ id: number; domain: string; name: string }>;
     const demo = views.find((v) => v.domain === 'demo' && v.name === 'store_sales');
@@ -149,7 +99,7 @@ describe(`first run: npm start with the demo on ${backendName}`, () => {
       browser = await launchChromium();
       const page = await (await browser.newContext({ viewport: { width: 1360, height: 1000 } })).newPage();
       page.setDefaultTimeout(30_000);
-      await signIn(page, url, USER);
+      await signIn(page, s.url, USER);
       const main = page.getByRole('main');
       await main.getByRole('heading', { name: /What changed in the last 7 days/ }).waitFor();
       await main.getByRole('heading', { name: /Biggest drops/ }).waitFor();
