@@ -330,6 +330,14 @@ async function startService(target: 'postgres' | 'pglite', databaseUrl?: string)
         child.kill('SIGTERM');
         await Promise.race([exited, sleep(10_000)]);
       }
+      // The service log is kept for a look at what happened (the data folder goes).
+      const kept = path.join(os.tmpdir(), `bench-e2e-${target}-service.log`);
+      try {
+        writeFileSync(kept, readFileSync(path.join(dataDir, 'service.log')));
+        console.log(`  service log: ${kept}`);
+      } catch {
+        // no log written
+      }
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(path.join(root, env.ESBUILD_WORK_FOLDER!), { recursive: true, force: true });
     },

@@ -64,6 +64,28 @@ async function writeProgress(deps: LoadDeps, jobId: number, p: LoadProgress): Pr
   }
 }
 
+/**
+ * On the embedded database (PGlite) one transaction holds every other connection until it commits
+ * (scripts/local/pglite-sequence-lock.ts), so the lease renewals of this job wait behind the series
+ * build; a build longer than the lease (a hotel-size view on a busy machine) looked like a lost worker
+ * and was started again, three times, then failed. Before the build the lease is extended to the
+ * worker's time limit; the renewals that follow the commit bring it back to the usual length.
+ */
+export const PGLITE_BUILD_LEASE_SECONDS = 900;
+
+async function holdLeaseOverBuild(deps: LoadDeps, job: JobRow): Promise<void> {
+  if (deps.db.kind !== 'pglite') return;
+  const until = new Date(Date.now() + PGLITE_BUILD_LEASE_SECONDS * 1000).toISOString();
+  try {
+    await deps.db.rows(
+      sql`UPDATE jobs SET lease_until = ${until}::timestamptz
+        WHERE id = ${job.id} AND status = 'running' AND lease_until IS NOT NULL AND lease_until < ${until}::timestamptz`,
+    );
+  } catch (e) {
+    deps.log.warn('lease not extended over the series build', { jobId: job.id, error: e });
+  }
+}
+
 /** Rows of the last finished load of the same kind and view: the expected total of this one. */
 async function expectedRows(db: Database, job: JobRow): Promise<number | null> {
   try {
@@ -273,6 +295,7 @@ export async function runLoad(
       phase: 'building',
     });
     await refuseDataLoss(deps.db, view, def, schema, mode, staged);
+    await holdLeaseOverBuild(deps, job);
     const built = await deps.db.tx(async (tx) => {
       await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
       const t = Date.now();

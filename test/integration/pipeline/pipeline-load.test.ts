@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { jobFigures } from '../../../lib/jobs/progress';
 import { findJob, insertJob, type JobRow } from '../../../lib/jobs/repository';
-import { MAX_DROPPED_DAYS, runLoad } from '../../../lib/pipeline/load';
+import { MAX_DROPPED_DAYS, PGLITE_BUILD_LEASE_SECONDS, runLoad } from '../../../lib/pipeline/load';
 import type { OpenSource } from '../../../lib/pipeline/source';
 import { logger, setLogLevel } from '../../../lib/shared/logger';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -254,5 +254,29 @@ describe(`loading a data view on ${backendName}`, () => {
     expect(building[0].message).toBe('building the series from 10 rows');
     // Once the job has ended, the rows progress is no longer reported.
     expect(jobFigures({ ...after, status: 'finished' }).progress).toBeNull();
+  });
+
+  it(`on PGlite holds its lease over the series build (the renewals wait behind its transaction)`, async () => {
+    const id = await createDeployedView(t.db, { ...VIEW, name: 'lease' });
+    await reset(`(20240101, 'a', 1), (20240102, 'a', 2)`);
+    const job = (await insertJob(t.db, {
+      dataViewId: id,
+      kind: 'Load',
+      trigger: 'manual',
+      createdAt: new Date(),
+    }))!;
+    const lease = new Date(Date.now() + 60_000);
+    await t.db.rows(
+      sql`UPDATE jobs SET status = 'running', attempts = 1, lease_until = ${lease.toISOString()}::timestamptz WHERE id = ${job.id}`,
+    );
+    await runLoad(
+      { db: t.db, log: logger, openSource: source.open, batchSize: 2 },
+      { ...job, status: 'running', attempts: 1 },
+      new AbortController().signal,
+    );
+    const after = (await findJob(t.db, job.id))!.leaseUntil!.getTime();
+    if (t.db.kind === 'pglite')
+      expect(after).toBeGreaterThan(Date.now() + (PGLITE_BUILD_LEASE_SECONDS - 60) * 1000);
+    else expect(after).toBe(lease.getTime());
   });
 });
