@@ -6,6 +6,7 @@ import { type Config, ConfigError } from '../config/config';
 import { resolveRuntimeSecrets } from '../config/runtime-secrets';
 import { connectDatabase } from '../db/connect';
 import type { Database } from '../db/database';
+import type { OpenNamedSource } from '../connectors/source-port';
 import { TokenService } from '../identity/tokens';
 import { createQueue } from '../queue/index';
 import type { WorkerHandlers } from '../queue/local';
@@ -22,6 +23,8 @@ export interface Container {
   secrets: SecretStore;
   /** The job queue (local dispatcher or SQS); the jobs table stays the source of truth. */
   queue: JobQueue;
+  /** Where loads read their sources; the service's own connectors unless a test or tool installs others. */
+  sources?: OpenNamedSource;
 }
 
 function secretStoreFor(cfg: Config): SecretStore {
@@ -76,6 +79,7 @@ export async function buildContainer(
     tokens,
     clock: overrides.clock ?? systemClock,
     secrets,
+    sources: overrides.sources,
   } as Container;
   // The workers are built on first delivery: they need the finished container.
   let workers: WorkerHandlers | undefined;

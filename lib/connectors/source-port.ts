@@ -34,6 +34,9 @@ export interface SourceConnector {
   close(): Promise<void>;
 }
 
+/** Opens a named connector as a source to stream from (what a load needs of the connectors). */
+export type OpenNamedSource = (connectorName: string) => Promise<Pick<SourceConnector, 'stream' | 'close'>>;
+
 export interface OpenSourceOptions {
   /** Bound on connecting and on test(), in milliseconds. */
   timeoutMs: number;

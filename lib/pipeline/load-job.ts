@@ -5,14 +5,7 @@ import type { JobRow } from '../jobs/repository';
 import { errorText } from '../jobs/runner';
 import { logger } from '../shared/logger';
 import { runLoad } from './load';
-import { connectorSources, type OpenSource } from './source';
-
-/** Sources of this process; tests and the benchmark install their own. */
-let sourceOverride: OpenSource | undefined;
-
-export function setOpenSource(open: OpenSource | undefined): void {
-  sourceOverride = open;
-}
+import { connectorSources } from './source';
 
 /** Load or custom load, then the process job when the view is enabled. */
 export async function loadJob(
@@ -25,7 +18,7 @@ export async function loadJob(
     {
       db: c.db,
       log,
-      openSource: sourceOverride ?? connectorSources(c),
+      openSource: c.sources ?? connectorSources(c),
       batchSize: c.config.jobs.loadBatchSize,
     },
     job,

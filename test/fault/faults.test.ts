@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { schemaNameFor } from '../../lib/dataset/ddl';
 import { stageRunIds } from '../../lib/process-job/anomaly-store';
-import { setOpenSource } from '../../lib/pipeline/load-job';
 import type { OpenSource } from '../../lib/pipeline/source';
 import { sqsEvent, sqsRecord } from '../../lib/queue/records';
 import { setLogLevel } from '../../lib/shared/logger';
@@ -97,11 +96,10 @@ describe('the fault suite', () => {
     setLogLevel('silent');
     await harness.install(s.container);
     source = await createTestSource();
-    setOpenSource(source.open);
+    s.container.sources = source.open;
     fake = await startFakeLlm();
   });
   afterAll(async () => {
-    setOpenSource(undefined);
     await harness.stop();
     await s?.stop();
     await source?.stop();
@@ -149,7 +147,7 @@ describe('the fault suite', () => {
     harness.pause();
     const queued = await s.call('POST', `/api/v1/dataviews/${id}/jobs/load`, admin());
     expect(queued.status).toBe(202);
-    setOpenSource(slow);
+    s.container.sources = slow;
     try {
       const message = { jobId: queued.body.id, dataViewId: id, kind: 'Load' as const };
       const first = WORKERS.load(
@@ -167,7 +165,7 @@ describe('the fault suite', () => {
       release();
       expect(await first).toEqual({ batchItemFailures: [] });
     } finally {
-      setOpenSource(source.open);
+      s.container.sources = source.open;
       harness.resume();
     }
     await harness.idle(); // the queued original is delivered too: dropped, the job is done

@@ -14,7 +14,6 @@ import { connectDatabase } from '../../lib/db/connect';
 import type { Database } from '../../lib/db/database';
 import { jobs } from '../../lib/db/tables/index';
 import { recoverStalledJobs } from '../../lib/jobs/schedule';
-import { setOpenSource } from '../../lib/pipeline/load-job';
 import { STAGE_TABLE } from '../../lib/pipeline/stage';
 import { setLogLevel } from '../../lib/shared/logger';
 import { type ServedPglite, servePglite } from '../../scripts/local/pglite-server';
@@ -63,11 +62,10 @@ describe('kill -9 of a load worker process mid-stream', () => {
     setContainer(c);
     await harness.install(c);
     source = await createTestSource();
-    setOpenSource(source.open);
+    c.sources = source.open;
   });
   afterAll(async () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
-    setOpenSource(undefined);
     setContainer(undefined);
     await db?.close();
     await served?.close();

@@ -9,13 +9,13 @@ import { setContainer } from '../../functions/container';
 import { buildContainer } from '../../lib/app/container';
 import { loadConfig } from '../../lib/config/config';
 import { openSource } from '../../lib/connectors/index';
-import { setOpenSource } from '../../lib/pipeline/load-job';
 import { sqsEvent, sqsRecord } from '../../lib/queue/records';
 
 async function main() {
   const [jobId, dataViewId] = process.argv.slice(2).map(Number);
-  setContainer(await buildContainer(loadConfig(process.env)));
-  setOpenSource(async () => {
+  const c = await buildContainer(loadConfig(process.env));
+  setContainer(c);
+  c.sources = async () => {
     const real = await openSource('pgsql', { conn_string: process.env.SOURCE_CONN }, { timeoutMs: 10_000 });
     return {
       ...real,
@@ -27,7 +27,7 @@ async function main() {
         }
       },
     };
-  });
+  };
   const result = await handler(sqsEvent([sqsRecord('load', { jobId, dataViewId, kind: 'Load' })]), {});
   process.stdout.write(`DONE ${JSON.stringify(result)}\n`);
   process.exit(0);
