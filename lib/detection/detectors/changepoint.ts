@@ -157,6 +157,47 @@ function zScore(t: number, m: number, m1: number, m2: number, withSpecial: boole
   return (m2 - m1) / (sigma * Math.sqrt(1 / n1 + 1 / n2));
 }
 
+/** Days a year back, in whole weeks (weekday-aligned). */
+const YEAR = 364;
+/** Days on each side of a week that its seasonal factor averages over a year back. */
+const SEASON_SPAN = 14;
+
+/**
+ * The seasonal factor of a span after a change point: the series' mean over the same span a year
+ * earlier (widened by two weeks on each side) divided by its mean over the segment after the
+ * change point a year earlier; 1 without a full year of history before the change point.
+ */
+class Season {
+  private readonly base: number;
+  constructor(
+    private readonly input: RunInput,
+    private readonly ws: Workspace,
+    from: number,
+    m: number,
+  ) {
+    this.base =
+      from - YEAR - SEASON_SPAN >= input.start
+        ? this.mean(from - YEAR - SEASON_SPAN, from - YEAR + m + SEASON_SPAN)
+        : Number.NaN;
+  }
+
+  private mean(a: number, b: number): number {
+    const sum = this.ws.prefixA;
+    const cnt = this.input.special === null ? null : this.ws.prefixB;
+    const n = cnt === null ? b - a : cnt[b] - cnt[a];
+    return n > 0 ? (sum[b] - sum[a]) / n : Number.NaN;
+  }
+
+  factor(a: number, b: number): number {
+    if (!(this.base > 0)) return 1;
+    const lo = a - YEAR - SEASON_SPAN;
+    const hi = Math.min(b - YEAR + SEASON_SPAN, this.input.end);
+    if (lo < this.input.start || hi <= lo) return 1;
+    const ly = this.mean(lo, hi);
+    return ly > 0 ? ly / this.base : 1;
+  }
+}
+
 /**
  * Flags the anomaly from the change point `from` for as long as the new level holds (at least the
  * segment after it) with the sign of z, alternating magnitudes between anomalies; expected values
@@ -179,6 +220,15 @@ function emit(
   const cntX = special === null ? null : ws.prefixB;
   const mid = (m1 + m2) / 2;
   const up = m2 > m1;
+  // With a year of history, the midpoint follows last year's season where that ends the anomaly
+  // sooner (never later): the level of the same weeks a year earlier relative to that of the
+  // segment after the change point. An autumn's decline that happens every year is not the new
+  // level holding.
+  const season = new Season(input, ws, from, m);
+  const midOf = (a: number, b: number) => {
+    const f = season.factor(a, b);
+    return up ? (f > 1 ? mid * f : mid) : f < 1 ? mid * f : mid;
+  };
   // Whole weeks while their mean stays on the new level's side of the midpoint.
   let stop = Math.min(from + m, end);
   while (stop < end) {
@@ -189,7 +239,8 @@ function emit(
       continue;
     }
     const mean = (sumX[next] - sumX[stop]) / n;
-    if (up ? mean > mid : mean < mid) {
+    const weekMid = midOf(stop, next);
+    if (up ? mean > weekMid : mean < weekMid) {
       stop = next;
       continue;
     }
@@ -200,7 +251,8 @@ function emit(
         continue;
       }
       const v = sumX[stop + 1] - sumX[stop];
-      if (up ? v > mid : v < mid) stop++;
+      const dayMid = midOf(stop, next);
+      if (up ? v > dayMid : v < dayMid) stop++;
       else break;
     }
     break;

@@ -17,6 +17,18 @@ import type { PercentChangeParams } from '../params';
 import type { Workspace } from '../workspace';
 
 const noise = new DayNoise();
+/**
+ * Per day: the sign of a change that passed the business threshold but not the noise test (an
+ * outlier of the series' usual kind, not reported), else 0. Such a day keeps its value in the
+ * baselines (a run of them can be a new level), but the next day of DOD and the same weekday a week
+ * later of WOW compare with what it was expected to be: the recovery from an unreported dip is not
+ * a +500 % anomaly.
+ */
+let outliers: Int8Array = new Int8Array(1024);
+
+function grow(a: Int8Array, n: number): Int8Array {
+  return a.length >= n ? a : new Int8Array(Math.max(n, a.length * 2));
+}
 const shifts = new ShiftMemory();
 
 const PROFILE_WEEKS = 8;
@@ -70,19 +82,26 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   let runSign = 0;
   let runLength = 0;
   let runStart = 0;
+  outliers = grow(outliers, end);
+  outliers.fill(0, 0, end);
   for (let t = start; t < end; t++) {
     const prevWd = wd === 0 ? 6 : wd - 1;
     const xt = x[t];
     let exp = Number.NaN;
     let flag = 0;
+    let cand = 0;
     if (t > start && cnt[wd] >= 2 && cnt[prevWd] >= 2) {
       // Yesterday times the ratio of the two weekdays' means, with one division instead of three.
       const sumPrev = sum[prevWd];
-      exp = sumPrev > 0 ? (c[t - 1] * sum[wd] * cnt[prevWd]) / (cnt[wd] * sumPrev) : sum[wd] / cnt[wd];
+      // Yesterday as it would have been expected when it was an outlier of its own (see outliers).
+      const prev = outliers[t - 1] !== 0 ? e[t - 1] : c[t - 1];
+      exp = sumPrev > 0 ? (prev * sum[wd] * cnt[prevWd]) / (cnt[wd] * sumPrev) : sum[wd] / cnt[wd];
       flag = classifyPct(xt, exp, frac);
+      cand = flag;
       // Flagged only when unusual for this series too.
       if (flag !== 0 && !noise.unusual(xt - exp, exp, k, t)) flag = 0;
     }
+    outliers[t] = flag === 0 ? cand : 0;
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? flag : 0;
@@ -169,6 +188,8 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   let runSign = 0;
   let runLength = 0;
   let runStart = 0;
+  outliers = grow(outliers, end);
+  outliers.fill(0, 0, end);
   const head = Math.min(end, start + 7);
   for (let t = start; t < head; t++) {
     e[t] = Number.NaN;
@@ -178,11 +199,19 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   for (let t = head; t < end; t++) {
     const xt = x[t];
     // The same weekday a week before; further back when that day's value is unknown.
-    let exp = c[t - 7];
-    for (let u = t - 14, k = 1; k < 4 && u >= start && Number.isNaN(exp); u -= 7, k++) exp = c[u];
+    let ref = t - 7;
+    let exp = c[ref];
+    for (let u = t - 14, k = 1; k < 4 && u >= start && Number.isNaN(exp); u -= 7, k++) {
+      ref = u;
+      exp = c[u];
+    }
+    // The reference day as it would have been expected when it was an outlier of its own.
+    if (outliers[ref] !== 0 && !Number.isNaN(e[ref])) exp = e[ref];
     let flag = classifyPct(xt, exp, frac);
+    const cand = flag;
     // Flagged only when unusual for this series too.
     if (flag !== 0 && !noise.unusual(xt - exp, exp, k, t)) flag = 0;
+    outliers[t] = flag === 0 ? cand : 0;
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? flag : 0;

@@ -44,6 +44,19 @@ describe('changepoint', () => {
     expect(found.map((a) => [a.startDate, a.result])).toEqual([[dateOf(133), 'Negative']]);
   });
 
+  it("ends a shift when the level returns to last year's season, not when the season has fallen past the midpoint", () => {
+    // Two years of a yearly wave (±30 %); in the second year a 20 % drop for four weeks from day 514,
+    // as the season falls. After the drop the series is back on its season, which keeps falling
+    // below the midpoint of the drop for months: without last year's season that read as the drop
+    // lasting into spring.
+    const season = (t: number) => 100 * (1 + 0.3 * Math.sin((2 * Math.PI * t) / 364));
+    const values = Float64Array.from({ length: 728 }, (_, t) => season(t) * (t >= 514 && t < 542 ? 0.8 : 1));
+    const anomalies = detectSeries(series(noisy(values, 1)), [{ type: 'changepoint' }]);
+    const drops = anomalies.filter((a) => a.result === 'Negative');
+    expect(drops.map((a) => a.startDate)).toEqual([dateOf(514)]);
+    expect(drops[0].duration).toBeLessThanOrEqual(35);
+  });
+
   it('ends an anomaly where a further shift starts a new one', () => {
     const values = flat(210, 1000);
     values.fill(700, 70);

@@ -100,3 +100,28 @@ describe('wow', () => {
     expect(anomalies.map((a) => a.startDate)).toEqual([dateOf(45)]);
   });
 });
+
+describe('recovery from an unreported outlier', () => {
+  // A series whose usual bursts (×2.3 every two weeks) make a fall to a quarter usual too: the fall on
+  // day 80 passes the business threshold but not the noise test, so it is not reported.
+  const bursty = () => {
+    const v = flat(120, 100).map((x, t) => x * (1 + (t % 2 === 0 ? 0.02 : -0.02)));
+    for (const t of [30, 44, 58, 72]) v[t] = 230;
+    v[80] = 25;
+    return v;
+  };
+
+  it('DOD compares the next day with what the outlier was expected to be, not with the outlier', () => {
+    const v = bursty();
+    v[81] = 130;
+    const anomalies = detectSeries(series(v), [{ type: 'dod' }]);
+    expect(anomalies.filter((a) => a.startDate === dateOf(81))).toEqual([]);
+  });
+
+  it('WOW compares the same weekday a week later with what the outlier was expected to be', () => {
+    const v = bursty();
+    v[87] = 115;
+    const anomalies = detectSeries(series(v), [{ type: 'wow' }]);
+    expect(anomalies.filter((a) => a.startDate === dateOf(80) || a.startDate === dateOf(87))).toEqual([]);
+  });
+});
