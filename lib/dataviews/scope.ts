@@ -30,7 +30,7 @@ export function readsEveryView(caller: Caller): boolean {
 
 /** True when the caller may read every view of `ids` (a summary built from them, say); false without ids. */
 export function canReadAll(caller: Caller, ids: readonly number[] | undefined): boolean {
-  return ids !== undefined && ids.every((id) => canRead(caller, id));
+  return ids?.every((id) => canRead(caller, id)) ?? false;
 }
 
 /** The same string for two callers exactly when they may read the same views. */

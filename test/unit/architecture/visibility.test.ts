@@ -90,7 +90,7 @@ function isExported(node: ts.Node): boolean {
 }
 
 /** The functions of one source text: name, whether exported, whether a parameter is a Caller, what it calls. */
-export function functionsOf(file: string, text: string): Fn[] {
+function functionsOf(file: string, text: string): Fn[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: Fn[] = [];
   const add = (name: string, exported: boolean, fn: ts.SignatureDeclaration & { body?: ts.Node }) => {
@@ -113,7 +113,7 @@ export function functionsOf(file: string, text: string): Fn[] {
 }
 
 /** Use cases (exported, taking a Caller, in `modules`) that do not authorize through the scope. */
-export function unscopedUseCases(fns: Fn[], modules: string[]): string[] {
+function unscopedUseCases(fns: Fn[], modules: string[]): string[] {
   const byName = new Map<string, Fn[]>();
   for (const f of fns) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
   const ok = new Set<Fn>();
