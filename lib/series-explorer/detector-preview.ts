@@ -11,7 +11,7 @@ import type { Database } from '../db/database';
 import { buildCardinalityBaseline, buildPeerBaseline } from '../detection/baselines';
 import { resolveDetectors } from '../detection/detect';
 import { previewSeries } from '../detection/preview';
-import type { Skip } from '../detection/types';
+import type { AnomalyDraft, Skip } from '../detection/types';
 import { checkDetectorParams } from '../dataviews/definition/detector-checks';
 import { detectorTypeOf } from '../dataviews/definition/detector-params';
 import { readView } from '../dataviews/scope';
@@ -30,20 +30,8 @@ export interface DetectorPreviewBody {
   measure?: 'value' | 'count';
 }
 
-export interface PreviewAnomaly {
-  type: string;
-  startDate: string;
-  endDate: string;
-  duration: number;
-  actualValue: number;
-  predictedValue: number;
-  change: number;
-  changePct: number | null;
-  changeCum: number;
-  sharePct: number | null;
-  recurrence: number;
-  result: string;
-}
+/** An anomaly of the preview: the engine's record without its internal ids and day numbers. */
+export type PreviewAnomaly = Omit<AnomalyDraft, 'seriesId' | 'startDay' | 'endDay'>;
 
 export interface DetectorPreview {
   dataViewId: number;
