@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type AnomalyDeps, runFilterDefinition } from '../anomalies/run';
 import { recordKey } from '../feedback/records';
-import { findVisibleFilter } from '../filters/repository';
+import { filterSettings, findVisibleFilter } from '../filters/repository';
 import { parseDataViews } from '../filters/parse';
 import type { AnomalyRecord, FilterDefinition } from '../filters/types';
 import { callerForUser } from '../identity/authenticate';
@@ -241,12 +241,7 @@ export async function alertsAfterDetection(
   const subs = await selectSubscriptions(deps.db, sql`s.enabled`);
   const out: CycleResult[] = [];
   for (const sub of subs) {
-    const [f] = await deps.db.rows<{ settings: unknown }>(
-      sql`SELECT settings FROM filters WHERE id = ${sub.filterId}`,
-    );
-    const settings = (typeof f?.settings === 'string' ? JSON.parse(f.settings) : f?.settings) as
-      | Partial<FilterDefinition>
-      | undefined;
+    const settings = (await filterSettings(deps.db, sub.filterId)) as Partial<FilterDefinition> | undefined;
     if (!settings || !covers(settings, dataView)) continue;
     try {
       const fresh = await collect(deps, sub);

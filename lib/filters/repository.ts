@@ -183,3 +183,17 @@ export async function enabledUsersExcept(
     sql`SELECT id, email FROM users WHERE enabled AND id <> ${exceptUserId} ORDER BY lower(email), id`,
   );
 }
+
+/** The stored settings of a filter, or undefined when it is gone. */
+export async function filterSettings(db: Database, id: number): Promise<Record<string, unknown> | undefined> {
+  const [f] = await db.rows<{ settings: Record<string, unknown> | string }>(
+    sql`SELECT settings FROM filters WHERE id = ${id}`,
+  );
+  if (!f) return undefined;
+  return typeof f.settings === 'string' ? (JSON.parse(f.settings) as Record<string, unknown>) : f.settings;
+}
+
+/** SQL for the name of the filter whose id is in `column` (rows that belong to a filter). */
+export function filterNameOf(column: SQL): SQL<string> {
+  return sql<string>`(SELECT f.name FROM filters f WHERE f.id = ${column})`;
+}
