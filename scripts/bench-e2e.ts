@@ -154,7 +154,7 @@ async function serverDatabase(url: string, name: string): Promise<{ url: string;
   };
 }
 
-async function openSourceDb(dir: string): Promise<Source> {
+export async function openSourceDb(dir: string): Promise<Source> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const db = await serverDatabase(url, 'bench_e2e_source');
@@ -181,7 +181,7 @@ async function openSourceDb(dir: string): Promise<Source> {
 }
 
 /** Writes the cube into the source table (COPY on a server, batched inserts on PGlite). */
-async function fillSource(src: Source, cube: Cube): Promise<number> {
+export async function fillSource(src: Source, cube: Cube): Promise<number> {
   const t0 = performance.now();
   await src.sql.unsafe(`DROP TABLE IF EXISTS ${TABLE}`);
   await src.sql.unsafe(`CREATE TABLE ${TABLE} ${TABLE_DDL}`);
@@ -655,12 +655,14 @@ function markdown(
   return lines.join('\n');
 }
 
-function writeSection(scale: string, text: string): void {
+/** One section per scale and service database set, so a PostgreSQL run and an embedded run both stay. */
+function writeSection(scale: string, targets: string[], text: string): void {
   const file = path.join(root, 'docs/performance.md');
   const doc = readFileSync(file, 'utf8');
-  const start = `<!-- bench-e2e-${scale}:start -->`;
-  const end = `<!-- bench-e2e-${scale}:end -->`;
-  const section = `${start}\n### End to end, scale ${scale}\n\n${text}\n${end}`;
+  const key = `${scale}-${targets.join('-')}`;
+  const start = `<!-- bench-e2e-${key}:start -->`;
+  const end = `<!-- bench-e2e-${key}:end -->`;
+  const section = `${start}\n### End to end: ${scale}, ${targets.map((t) => (t === 'pglite' ? 'embedded PGlite' : 'PostgreSQL')).join(' and ')}\n\n${text}\n${end}`;
   const i = doc.indexOf(start);
   const j = doc.indexOf(end);
   const next =
@@ -698,7 +700,7 @@ export async function benchE2e(args: string[]): Promise<void> {
     }
     const text = markdown(o, cube, floor, results, fillMs);
     console.log(`\n${text}`);
-    if (o.write) writeSection(o.scale, text);
+    if (o.write) writeSection(o.scale, o.targets, text);
   } finally {
     await source.close();
     rmSync(dir, { recursive: true, force: true });

@@ -125,11 +125,17 @@ export async function claimJob(
   return rows[0];
 }
 
-/** Extends the lease of attempt `attempt`; false when the job no longer runs that attempt (cancelled, taken over). */
+/**
+ * Extends the lease of attempt `attempt`; false when the job no longer runs that attempt (cancelled, taken over).
+ * Never shortens it: a load on the embedded database holds a longer lease over its series build
+ * (lib/pipeline/load.ts), which a renewal queued just before the build must not cut back.
+ */
 export async function renewLease(db: Database, id: number, attempt: number, now: Date): Promise<boolean> {
   const rows = await db.orm
     .update(jobs)
-    .set({ leaseUntil: leaseEnd(now) })
+    .set({
+      leaseUntil: sql`greatest(${jobs.leaseUntil}, ${leaseEnd(now).toISOString()}::timestamptz)`,
+    })
     .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.attempts, attempt)))
     .returning({ id: jobs.id });
   return rows.length > 0;

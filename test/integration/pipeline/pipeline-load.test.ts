@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { jobFigures } from '../../../lib/jobs/progress';
-import { findJob, insertJob, type JobRow } from '../../../lib/jobs/repository';
+import { findJob, insertJob, type JobRow, renewLease } from '../../../lib/jobs/repository';
 import { MAX_DROPPED_DAYS, PGLITE_BUILD_LEASE_SECONDS, runLoad } from '../../../lib/pipeline/load';
 import type { OpenSource } from '../../../lib/pipeline/source';
 import { logger, setLogLevel } from '../../../lib/shared/logger';
@@ -278,5 +278,10 @@ describe(`loading a data view on ${backendName}`, () => {
     if (t.db.kind === 'pglite')
       expect(after).toBeGreaterThan(Date.now() + (PGLITE_BUILD_LEASE_SECONDS - 60) * 1000);
     else expect(after).toBe(lease.getTime());
+    // A renewal (queued behind the build) never cuts a longer lease back.
+    expect(await renewLease(t.db, job.id, 1, new Date())).toBe(true);
+    const renewed = (await findJob(t.db, job.id))!.leaseUntil!.getTime();
+    expect(renewed).toBe(Math.max(after, renewed));
+    if (t.db.kind === 'pglite') expect(renewed).toBe(after);
   });
 });
