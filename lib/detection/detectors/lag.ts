@@ -18,8 +18,8 @@ import type { Workspace } from '../workspace';
 
 const noise = new DayNoise();
 /**
- * Per day: the sign of a change that passed the business threshold but not the noise test (an
- * outlier of the series' usual kind, not reported), else 0. Such a day keeps its value in the
+ * Per day: 1 for a change that passed the business threshold but not the noise test (an outlier of
+ * the series' usual kind, not reported) and whose own expectation rests on an actual value, else 0. Such a day keeps its value in the
  * baselines (a run of them can be a new level), but the next day of DOD and the same weekday a week
  * later of WOW compare with what it was expected to be: the recovery from an unreported dip is not
  * a +500 % anomaly.
@@ -94,14 +94,15 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       // Yesterday times the ratio of the two weekdays' means, with one division instead of three.
       const sumPrev = sum[prevWd];
       // Yesterday as it would have been expected when it was an outlier of its own (see outliers).
-      const prev = outliers[t - 1] !== 0 ? e[t - 1] : c[t - 1];
+      const prev = outliers[t - 1] === 1 ? e[t - 1] : c[t - 1];
       exp = sumPrev > 0 ? (prev * sum[wd] * cnt[prevWd]) / (cnt[wd] * sumPrev) : sum[wd] / cnt[wd];
       flag = classifyPct(xt, exp, frac);
       cand = flag;
       // Flagged only when unusual for this series too.
       if (flag !== 0 && !noise.unusual(xt - exp, exp, k, t)) flag = 0;
     }
-    outliers[t] = flag === 0 ? cand : 0;
+    // An isolated outlier only (yesterday was not one): its expectation rests on an actual value.
+    outliers[t] = flag === 0 && cand !== 0 && (t === start || outliers[t - 1] === 0) ? 1 : 0;
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? flag : 0;
@@ -200,18 +201,23 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     const xt = x[t];
     // The same weekday a week before; further back when that day's value is unknown.
     let ref = t - 7;
+    let usedOutlier = false;
     let exp = c[ref];
     for (let u = t - 14, k = 1; k < 4 && u >= start && Number.isNaN(exp); u -= 7, k++) {
       ref = u;
       exp = c[u];
     }
     // The reference day as it would have been expected when it was an outlier of its own.
-    if (outliers[ref] !== 0 && !Number.isNaN(e[ref])) exp = e[ref];
+    if (outliers[ref] === 1 && !Number.isNaN(e[ref])) {
+      exp = e[ref];
+      usedOutlier = true;
+    }
     let flag = classifyPct(xt, exp, frac);
     const cand = flag;
     // Flagged only when unusual for this series too.
     if (flag !== 0 && !noise.unusual(xt - exp, exp, k, t)) flag = 0;
-    outliers[t] = flag === 0 ? cand : 0;
+    // Its expectation must rest on an actual value (not on another outlier's expectation).
+    outliers[t] = flag === 0 && cand !== 0 && !usedOutlier ? 1 : 0;
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? flag : 0;
