@@ -168,6 +168,8 @@ export async function runPreview(
       dayIndex0: layout.dayIndex0,
       values: rowValues(block, own),
       present: rowPresent(block, own),
+      // As the process job: an amount whose events vary is judged in events (valuePerEvent).
+      valuePerEvent: block.valuePerEvent?.[own],
       totalValues: root === undefined ? undefined : rowValues(block, root),
       parentValues: parent === undefined ? undefined : rowValues(block, parent),
       peerChange:
@@ -184,6 +186,8 @@ export async function runPreview(
         ? buildCardinalityBaseline(
             rows(kids).map((r) => rowValues(block, r)),
             rows(kids).map((r) => rowPresent(block, r)),
+            // Material children only, as the process job counts them.
+            rows(kids).map((r) => resolved.params.minVolume * (block.valuePerEvent?.[r] || 1)),
           )
         : undefined,
     },

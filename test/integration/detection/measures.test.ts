@@ -7,6 +7,7 @@ import { loadConfig } from '../../../lib/config/config';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { dataViews } from '../../../lib/db/tables/dataviews';
 import type { DataViewDefinition } from '../../../lib/dataviews/definition/types';
+import { previewDetector } from '../../../lib/series-explorer/detector-preview';
 import { seriesChart } from '../../../lib/series-explorer/series-chart';
 import { systemCaller } from '../../../lib/identity/caller';
 import { runDetection } from '../../../lib/process-job/start';
@@ -154,6 +155,16 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     const jumps = (await stored(id)).filter((r) => r.start_date === '2024-01-26');
     expect(jumps.map((r) => `${r.series} ${r.measure}`)).toContain('DE value');
     expect(jumps.filter((r) => r.series === 'CZ')).toEqual([]);
+    // The detector preview judges the same way (same inputs as the process job).
+    const preview = (country: string) =>
+      previewDetector({ db: t.db }, systemCaller(), id, {
+        categories: { country },
+        detector: { type: 'dod', params: { percentualChange: 30, useSpecialDates: false } },
+      });
+    const on26 = (p: Awaited<ReturnType<typeof preview>>) =>
+      p.anomalies.filter((a) => a.startDate === '2024-01-26');
+    expect(on26(await preview('CZ'))).toEqual([]);
+    expect(on26(await preview('DE'))).toHaveLength(1);
   });
 
   it('does not analyse a constant count measure (one per row: 1 on the leaves, 2 on the total)', async () => {
