@@ -4,6 +4,6 @@
  */
 import { workerHandlers } from '../../lib/app/workers';
 import { observed } from '../../lib/shared/observability';
-import { getContainer } from '../container';
+import { withWorkers } from '../container';
 
-export const handler = observed(workerHandlers(getContainer).deadLetters);
+export const handler = observed(withWorkers(workerHandlers).deadLetters);

@@ -1,6 +1,6 @@
 /** The load worker: SQS events of the load queue (Load and CustomLoad jobs), partial batch failures reported. */
 import { workerHandlers } from '../../lib/app/workers';
 import { observed } from '../../lib/shared/observability';
-import { getContainer } from '../container';
+import { withWorkers } from '../container';
 
-export const handler = observed(workerHandlers(getContainer).load);
+export const handler = observed(withWorkers(workerHandlers).load);

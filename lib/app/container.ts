@@ -40,7 +40,10 @@ function secretStoreFor(cfg: Config): SecretStore {
 }
 
 export interface ContainerWiring {
-  /** The worker handlers the local queue delivers to in this process (in-process delivery only). */
+  /**
+   * The worker handlers the local queue delivers to in this process (in-process delivery only); without
+   * them a message sent in process waits undelivered. Handed in by the worker entrypoints and by tests.
+   */
   workers?: (c: Container) => WorkerHandlers;
 }
 

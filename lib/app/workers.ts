@@ -1,6 +1,8 @@
 /**
  * The service's workers, one per queue, listed once: functions/workers/* export them as Lambda
- * handlers and functions/container.ts hands them to the local queue's in-process delivery.
+ * handlers over their process's container (functions/container.ts `withWorkers`), which hands the same
+ * list to its local queue's in-process delivery. Only the worker entrypoints and the tests that run jobs
+ * in process import this list, so the other functions' bundles carry no job code.
  */
 import { deadLetterWorker, jobWorker } from '../jobs/worker';
 import { loadJob } from '../pipeline/load-job';
