@@ -4,12 +4,11 @@
  */
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Container } from '../app/container';
-import { parseJobMessage, type JobMessage, type QueueName } from '../queue/port';
+import { parseJobMessage, type JobMessage, type QueueName, type ShardRef } from '../queue/port';
 import { logger } from '../shared/logger';
 import { receiveCount } from '../queue/records';
 import type { JobRow } from './repository';
-import { runShardAttempt, type ShardWork } from '../process-job/shard-attempt';
-import { deadLetterJob, type JobWork, runJobAttempt } from './runner';
+import { type AttemptOutcome, deadLetterJob, type JobWork, type RunnerDeps, runJobAttempt } from './runner';
 
 interface LambdaContextLike {
   getRemainingTimeInMillis?: () => number;
@@ -35,12 +34,23 @@ function timeoutSignal(at: number): { signal: AbortSignal; clear: () => void } {
 /** The container of a worker, handed in by functions/ (built once per process, on first use). */
 export type ContainerSource = () => Promise<Container>;
 
+/**
+ * One delivery (the `receiveCount`-th) of a shard message of a fanned-out job, run by the module that
+ * fans the job out (lib/process-job `processShards`): the outcome tells the queue whether to deliver it again.
+ */
+export type ShardAttempt = (
+  deps: RunnerDeps,
+  message: JobMessage & { shard: ShardRef },
+  receiveCount: number,
+  signal: AbortSignal,
+) => Promise<AttemptOutcome>;
+
 /** The SQS handler of a job queue: `work` does the job, `shards` its shard messages; the runner records the outcome. */
 export function jobWorker(
   container: ContainerSource,
   queue: QueueName,
   work: (c: Container, job: Parameters<JobWork>[0], signal: AbortSignal) => ReturnType<JobWork>,
-  shards?: (c: Container) => ShardWork,
+  shards?: (c: Container) => ShardAttempt,
 ) {
   return async (event: SQSEvent, context?: unknown): Promise<SQSBatchResponse> => {
     const c = await container();
@@ -69,7 +79,7 @@ export function jobWorker(
         const { shard } = message;
         const outcome =
           shard && shards
-            ? await runShardAttempt(deps, { ...message, shard }, shards(c), receiveCount(record), signal)
+            ? await shards(c)(deps, { ...message, shard }, receiveCount(record), signal)
             : await runJobAttempt(deps, message, (job, s) => work(c, job, s), signal);
         if (outcome === 'retry') {
           failures.push({ itemIdentifier: record.messageId });

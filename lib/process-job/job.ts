@@ -1,6 +1,7 @@
 /** The work of the process worker (detection), its shard messages and its dead-letter clean-up, wired from the container. */
 import type { Container } from '../app/container';
 import type { JobRow } from '../jobs/repository';
+import type { ShardAttempt } from '../jobs/worker';
 import { DETACHED, errorText } from '../jobs/runner';
 import { readViews } from '../dataviews/scope';
 import { systemCaller } from '../identity/caller';
@@ -8,7 +9,7 @@ import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
 import { alertsAfterCycle } from '../alerts/hooks';
 import { abandonFanOut, abandonRun, runFanOutShard } from './fan-out';
-import type { ShardWork } from './shard-attempt';
+import { runShardAttempt, type ShardWork } from './shard-attempt';
 import { startDetection } from './start';
 
 /** Detection over the loaded data, here or handed to shard messages (then the last shard finishes the job). */
@@ -24,9 +25,12 @@ export async function processJob(
   return detail;
 }
 
-/** The shard messages of a fanned-out process job; the last one also regenerates the summaries. */
-export function processShards(c: Container): ShardWork {
-  return {
+/**
+ * The process worker's handler of the shard messages of a fanned-out process job (one delivery each,
+ * `shard-attempt.ts`); the last shard also regenerates the summaries and sends the alerts.
+ */
+export function processShards(c: Container): ShardAttempt {
+  const work: ShardWork = {
     async run(job, shard, signal) {
       const detail = await runFanOutShard(c, job, shard, signal);
       if (detail) detail.summaries = await regenerateSummaries(c, job.dataViewId, job.id);
@@ -35,6 +39,7 @@ export function processShards(c: Container): ShardWork {
     },
     abandon: (job, shard) => abandonFanOut(c, job, shard),
   };
+  return (deps, message, receiveCount, signal) => runShardAttempt(deps, message, work, receiveCount, signal);
 }
 
 /** Clean-up after a dead-lettered job: a process run's staging table (a crashed worker left it). */
