@@ -5,11 +5,12 @@
  * `source-drivers-only-where-used`: on AWS stages the source database drivers (mssql with tedious, oracledb,
  * snowflake-sdk: about 20 MiB unpacked) go only into the functions of `custom.sourceFunctions`, the ones that
  * open sources. Every other function reaches the connector code only through imports it never runs there
- * (the route tables of the OpenAPI document in `system`, the in-process job workers of the local queue,
- * which AWS replaces with SQS), so its bundle gets a stub in place of each driver. The connectors import
- * their driver lazily (`await import('mssql')`), so a stub is only evaluated if such a function ever tried
- * to open a source, and then fails with a clear error instead of a missing module.
- * The local stage keeps the drivers everywhere: its local queue runs jobs inside any function.
+ * (the route tables of the OpenAPI document in `system`; the job workers, which only the worker entrypoints
+ * bundle (functions/container.ts `withWorkers`), carry the load job's source reading into processWorker and
+ * deadLetters), so its bundle gets a stub in place of each driver. The connectors import their driver lazily
+ * (`await import('mssql')`), so a stub is only evaluated if such a function ever tried to open a source, and
+ * then fails with a clear error instead of a missing module.
+ * The local stage keeps the drivers everywhere (one build for `npm start`; bundle sizes do not matter there).
  * test/deploy/package.test.ts checks which bundles carry the drivers and their sizes.
  */
 const path = require('node:path');
