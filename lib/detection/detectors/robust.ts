@@ -204,23 +204,23 @@ function weeksOf(window: number): number {
 }
 
 /**
- * The spike flag of residual r: its z-score against the noise scale of the window's absolute
- * residuals. The scale's trimmed mean needs a sorted window, but it is at most the plain mean, so
- * a residual beyond the threshold even at the scale that mean gives (less a margin for rounding) is
- * a spike without sorting: that settles most of the big changes that reach this test.
+ * The z-score of residual r against the noise scale of the window's absolute residuals (0 when
+ * it cannot reach `low`). The scale's trimmed mean needs a sorted window, but it is at most the plain
+ * mean, so a residual beyond `high` even at the scale that mean gives (less a margin for rounding)
+ * gets that lower bound without sorting: that settles most of the big changes that reach this test.
  */
-function spikeFlag(r: number, exp: number, win: SortedWindow, threshold: number, unit: number): number {
+function spikeZ(r: number, exp: number, win: SortedWindow, low: number, high: number, unit: number): number {
   // At least 1 % of the level and the Poisson noise of its events: sqrt(expected events) × unit.
   const floor = Math.max(MIN_RELATIVE_SCALE * Math.abs(exp), Math.sqrt(Math.abs(exp) * unit));
-  // Within the floor's band no scale can make it a spike: no need to look at the window.
-  if (Math.abs(r) <= threshold * floor) return 0;
+  // Within the floor's band no scale can make it a candidate: no need to look at the window.
+  if (Math.abs(r) <= low * floor) return 0;
   const most = Math.max(TRIMMED_MEAN_TO_SIGMA * win.mean() * (1 + 1e-9), floor, 1e-9);
-  if (Math.abs(r) > threshold * most * (1 + 1e-9)) return r > 0 ? 1 : -1;
+  // Beyond `high` even at the largest scale: that lower bound of the z-score is enough.
+  if (Math.abs(r) > high * most * (1 + 1e-9)) return r / most;
   let scale = TRIMMED_MEAN_TO_SIGMA * win.lowerMean(TRIM);
   if (scale < floor) scale = floor;
   if (scale < 1e-9) scale = 1e-9;
-  const z = r / scale;
-  return z > threshold ? 1 : z < -threshold ? -1 : 0;
+  return r / scale;
 }
 
 function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array {
@@ -259,12 +259,14 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     // The noise scale is needed only for a change big enough to count (most days are not).
     let weak = 0;
     if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
-      flag = spikeFlag(r, exp, win, threshold, input.unit);
+      const k = threshold * PAIR_FACTOR;
+      // One z-score for both tests: the spike's threshold and the pair's lower one.
+      const z = spikeZ(r, exp, win, k, threshold, input.unit);
+      flag = z > threshold ? 1 : z < -threshold ? -1 : 0;
       // One of the series' usual bursts is not reported, but stays out of the baseline.
       if (flag !== 0 && tailNoise.unusual(r, exp, threshold, t)) report = flag;
-      else if (PAIR_FACTOR < 1 && !isSpecial) {
-        const k = threshold * PAIR_FACTOR;
-        weak = spikeFlag(r, exp, win, k, input.unit);
+      else if (!isSpecial) {
+        weak = z > k ? 1 : z < -k ? -1 : 0;
         if (weak !== 0 && !tailNoise.unusual(r, exp, k, t)) weak = 0;
         if (weak !== 0 && pendingDay === t - 1 && pendingSign === weak) {
           // The day before and this one together: both are the anomaly.
