@@ -8,6 +8,8 @@
 
 /** Windows longer than this stay sorted on every push. */
 const LAZY_MAX = 96;
+/** A lazy window turns eager once it has been sorted on more than 1 in this many pushes. */
+const EAGER_QUERY_SHARE = 8;
 
 export class SortedWindow {
   private ring: Float64Array;
@@ -18,6 +20,9 @@ export class SortedWindow {
   /** The sorted copy no longer matches the ring. */
   private stale = false;
   private eager = false;
+  /** Pushes and sorts since reset: a window queried on most days switches to staying sorted. */
+  private pushes = 0;
+  private sorts = 0;
 
   constructor(maxCapacity = 64) {
     this.ring = new Float64Array(maxCapacity);
@@ -35,9 +40,12 @@ export class SortedWindow {
     this.size = 0;
     this.stale = false;
     this.eager = this.capacity > LAZY_MAX;
+    this.pushes = 0;
+    this.sorts = 0;
   }
 
   push(value: number): void {
+    this.pushes++;
     if (this.size === this.capacity) {
       const old = this.ring[this.head];
       this.ring[this.head] = value;
@@ -106,6 +114,9 @@ export class SortedWindow {
   private sort(): void {
     sortRing(this.ring, this.head, this.size, this.capacity, this.sorted);
     this.stale = false;
+    // Asked for on more than one day in eight (a noisy series under a low business threshold):
+    // sorted insertions from now on cost less than a sort per query.
+    if (++this.sorts > 16 && this.sorts * EAGER_QUERY_SHARE > this.pushes) this.eager = true;
   }
 
   /** Inserts the value just appended to the ring (size already counts it). */
