@@ -298,9 +298,11 @@ describe.skipIf(!hasChromium)(`series explorer and paged results in the browser 
     expect(byFilter.every((u) => /pageSize=\d+/.test(u))).toBe(true);
     await pager.getByRole('button', { name: 'Next ▶' }).click();
     await expect.poll(async () => pager.innerText()).toContain('21–40 of 40');
+    const towns = (rows: string[][]) => rows.map((r) => r.find((c) => c.includes('Town'))!);
+    // The pager moves as soon as it is clicked; the rows follow when page 2 has arrived.
+    await expect.poll(async () => towns(await rowsOf())[0]).not.toBe(towns(page1)[0]);
     const page2 = await rowsOf();
     expect(page2).toHaveLength(20);
-    const towns = (rows: string[][]) => rows.map((r) => r.find((c) => c.includes('Town'))!);
     expect(new Set([...towns(page1), ...towns(page2)]).size).toBe(40);
     await shot(page, 'home-paged');
     // Sort by Change %: the page starts again at 1, largest first.
