@@ -64,6 +64,7 @@ export async function buildContainer(
       migrate: !cfg.databaseUrl,
       maxConnections: cfg.database?.maxConnections,
       prepare: cfg.database?.prepare,
+      statementTimeoutMs: cfg.database?.statementTimeoutMs,
       password: runtime.databasePassword,
     }));
   const tokens =

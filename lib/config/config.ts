@@ -21,6 +21,11 @@ export interface Config {
     sslmode: 'disable' | 'prefer' | 'require' | 'verify-full';
     maxConnections: number;
     prepare: boolean;
+    /**
+     * PostgreSQL statement_timeout of every connection in ms (0: none). The HTTP functions on AWS set it
+     * below their 28 s function timeout, so a heavy query ends as a clear 503 instead of a timeout.
+     */
+    statementTimeoutMs: number;
   };
   /** Runtime secrets (DATABASE_SECRET_ID, JWT_SECRET_ID) are cached this long before being read again. */
   secretsCacheSeconds: number;
@@ -134,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
       ),
       maxConnections: int(env, 'DATABASE_MAX_CONNECTIONS', 5, 1, 100),
       prepare: oneOf(env, 'DATABASE_PREPARE', ['on', 'off'] as const, 'on') === 'on',
+      statementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 0, 0, 900_000),
     },
     secretsCacheSeconds: int(env, 'SECRETS_CACHE_SECONDS', 300, 0, 86_400),
     timeZone: timeZone(env),

@@ -16,6 +16,8 @@ export interface ConnectOptions {
    * to one database connection, which defeats the proxy's multiplexing.
    */
   prepare?: boolean;
+  /** statement_timeout of every connection in ms (postgres.js only; 0 or absent: none). */
+  statementTimeoutMs?: number;
   /** Read for every new connection (a rotated password is picked up); otherwise the URL's password. */
   password?: () => Promise<string>;
   migrate?: boolean;
@@ -33,6 +35,7 @@ export function poolOptions(opts: ConnectOptions) {
     // Recycle long-lived connections (e.g. after a password rotation or a proxy failover).
     max_lifetime: 30 * 60,
     connect_timeout: 10,
+    ...(opts.statementTimeoutMs ? { connection: { statement_timeout: opts.statementTimeoutMs } } : {}),
     ...(opts.password ? { pass: opts.password } : {}),
   };
 }

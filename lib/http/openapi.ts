@@ -239,6 +239,10 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
           ? {}
           : { '403': { description: 'Not allowed', ...problem } }),
         '404': { description: 'Not found', ...problem },
+        '503': {
+          description: 'A query ran past the database statement timeout of the stage (query-timeout)',
+          ...problem,
+        },
       },
     };
     const bodySchema = r.body ?? r.docBody;

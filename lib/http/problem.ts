@@ -26,6 +26,7 @@ const titleOf: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 
 export interface Problem {
@@ -51,6 +52,17 @@ export function problemFor(error: unknown, requestId: string): Problem {
     if (error.errors?.length) p.errors = error.errors;
     return p;
   }
+  // A query stopped by the connection's statement_timeout (SQLSTATE 57014): a bound, not a fault.
+  if (databaseCode(error, /^57014$/)) {
+    return {
+      type: 'https://anomaly-monitor.dev/problems/query-timeout',
+      title: titleOf[503],
+      status: 503,
+      detail:
+        'The query ran longer than the service allows and was stopped. Narrow the period or the categories, or try again once the running load or detection has finished.',
+      requestId,
+    };
+  }
   // Backstop of the input guard: a value the database refused as data (class 22) came from the request, not from a fault.
   const refused = databaseDataException(error);
   if (refused) {
@@ -69,6 +81,17 @@ export function problemFor(error: unknown, requestId: string): Problem {
     detail: `An unexpected error occurred. Quote request id ${requestId} when reporting it.`,
     requestId,
   };
+}
+
+/** The SQLSTATE of a database error in the error's cause chain, when it matches. */
+function databaseCode(error: unknown, pattern: RegExp): string | undefined {
+  let e: unknown = error;
+  for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
+    const o = e as { code?: unknown; severity?: unknown; cause?: unknown };
+    if (typeof o.code === 'string' && pattern.test(o.code) && o.severity !== undefined) return o.code;
+    e = o.cause;
+  }
+  return undefined;
 }
 
 export function statusForCode(code: ErrorCode): number {
