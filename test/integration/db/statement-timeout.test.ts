@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { connectDatabase, poolOptions } from '../../../lib/db/connect';
 import { problemFor } from '../../../lib/http/problem';
-import { serverUrl } from '../../support/db';
 
 describe('statement timeout', () => {
   it('sets statement_timeout on every connection only when asked', () => {
@@ -33,7 +32,7 @@ describe('statement timeout', () => {
   it.skipIf(!serverUrl)(
     'stops a query on PostgreSQL past the timeout and the answer is that problem',
     async () => {
-      const db = await connectDatabase({ databaseUrl: serverUrl, statementTimeoutMs: 200 });
+      const db = await connectDatabase({ databaseUrl: process.env.DATABASE_URL, statementTimeoutMs: 200 });
       try {
         const error = await db.rows(sql`SELECT pg_sleep(2)`).then(
           () => undefined,
