@@ -29,7 +29,7 @@ describe('statement timeout', () => {
     expect(problemFor(new Error('boom'), 'req-2').status).toBe(500);
   });
 
-  it.skipIf(!serverUrl)(
+  it.skipIf(!process.env.DATABASE_URL)(
     'stops a query on PostgreSQL past the timeout and the answer is that problem',
     async () => {
       const db = await connectDatabase({ databaseUrl: process.env.DATABASE_URL, statementTimeoutMs: 200 });
