@@ -64,7 +64,10 @@ export async function recalculateBaselines(
     for (const shard of planShards(layout.groups, c.config.detection.shardSize)) {
       const ids = shard.groups.filter((g) => g.parentId !== null).flatMap((g) => g.memberIds);
       const block = await readSeriesBlock(c.db, schema, ids, layout.dayIndex0, layout.days);
-      const b = shardBaselines(shard, block, weeks, wantCardinality);
+      const b = shardBaselines(shard, block, weeks, wantCardinality, {
+        peer: leastMinVolume(detectors, 'peer'),
+        cardinality: leastMinVolume(detectors, 'cardinality'),
+      });
       await writeShardBaselines(c.db, schema, runId, layout.dayIndex0, categories, b);
       peerGroups += b.peer.length;
       cardinalityGroups += b.cardinality.length;
@@ -81,4 +84,10 @@ export async function recalculateBaselines(
     mixLinks: mix,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** The least minVolume of the view's detectors of one type (0 without one): as the process job counts. */
+function leastMinVolume(detectors: readonly ViewDetector[], type: 'peer' | 'cardinality'): number {
+  const of = detectors.filter((d) => d.resolved.type === type).map((d) => d.resolved.params.minVolume);
+  return of.length ? Math.min(...of) : 0;
 }

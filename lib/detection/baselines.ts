@@ -11,6 +11,12 @@ export interface PeerBaselineOptions {
   weeks?: number;
   /** Fewer voting members than this leave the day without a baseline (NaN). Default 3. */
   minPeers?: number;
+  /**
+   * Per member, the least normal level (its same-weekday mean) at which it votes: the peer detector's
+   * minVolume in the member's units. A member selling a room or two a day changes by ±100 % at random;
+   * its votes made a group of tiny channels "expect" 12 bookings where 3 were usual.
+   */
+  minLevels?: readonly number[];
 }
 
 export interface PeerBaseline {
@@ -50,7 +56,8 @@ export function buildPeerBaseline(
       let sum = 0;
       for (let w = 1; w <= weeks; w++) sum += x[t - 7 * w];
       const base = sum / weeks;
-      if (base > 0 && !Number.isNaN(x[t])) scratch[k++] = x[t] / base - 1;
+      if (base > 0 && base >= (options.minLevels?.[i] ?? 0) && !Number.isNaN(x[t]))
+        scratch[k++] = x[t] / base - 1;
     }
     voters[t] = k;
     if (k >= minPeers) {
@@ -79,15 +86,16 @@ export function buildCardinalityBaseline(
     const present = presents?.[i];
     const minLevel = minLevels?.[i] ?? 0;
     // Materiality: the child counts on a day (with or without data) only while it is material: from
-    // when the mean of its MATERIAL_DAYS days before reaches minLevel until it falls below half of
+    // when the mean of its MATERIAL_DAYS days before (fewer in a view's first weeks, at least 7) reaches minLevel until it falls below half of
     // it (so that a child near the level does not flicker in and out), so that a child selling a
     // few rooms a week neither appears nor disappears.
     let sum = 0;
     let isMaterial = minLevel <= 0;
     for (let t = 0; t < n; t++) {
       const v = x[t];
-      if (minLevel > 0 && t >= MATERIAL_DAYS) {
-        const mean = sum / MATERIAL_DAYS;
+      if (minLevel > 0 && t >= MATERIAL_MIN_DAYS) {
+        // The days before, up to MATERIAL_DAYS (a young view judges on the weeks it has).
+        const mean = sum / Math.min(t, MATERIAL_DAYS);
         if (isMaterial ? mean < minLevel / 2 : mean >= minLevel) isMaterial = !isMaterial;
       }
       const material = isMaterial;
@@ -106,6 +114,8 @@ export function buildCardinalityBaseline(
 
 /** Days of a child's history that decide whether it is material for cardinality. */
 const MATERIAL_DAYS = 56;
+/** Days of a child's history before it can be material at all. */
+const MATERIAL_MIN_DAYS = 7;
 
 /** Sum of the children per day: the parent values of the mix detector when no parent series is stored. */
 export function sumSeries(series: readonly Float64Array[]): Float64Array {

@@ -60,11 +60,15 @@ function groupBaselines(
   weeksList: readonly number[],
   wantCardinality: boolean,
   minLevels?: number[],
+  peerMinLevels?: number[],
 ): { peer: Map<number, { change: Float64Array; members: Uint16Array }>; counts?: Float64Array } {
   const peer = new Map<number, { change: Float64Array; members: Uint16Array }>();
   if (members.length >= MIN_PEERS) {
     for (const weeks of weeksList)
-      peer.set(weeks, buildPeerBaseline(members, { presents, weeks, minPeers: MIN_PEERS }));
+      peer.set(
+        weeks,
+        buildPeerBaseline(members, { presents, weeks, minPeers: MIN_PEERS, minLevels: peerMinLevels }),
+      );
   }
   return {
     peer,
@@ -156,6 +160,9 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
   const rowDetectors = setup.detectors.filter((d) => d.resolved.type !== 'cardinality');
   const cardinality = setup.detectors.filter((d) => d.resolved.type === 'cardinality');
   const cardinalityMinVolume = Math.min(...cardinality.map((d) => d.resolved.params.minVolume));
+  const peerMinVolume = Math.min(
+    ...setup.detectors.filter((d) => d.resolved.type === 'peer').map((d) => d.resolved.params.minVolume),
+  );
   const weeksList = [
     ...new Set(setup.detectors.filter((d) => d.resolved.type === 'peer').map((d) => peerWeeks(d.resolved))),
   ];
@@ -176,6 +183,10 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
             // A child is material for cardinality at minVolume events a day (its value per event).
             cardinality.length > 0
               ? rows.map((r) => cardinalityMinVolume * (block.valuePerEvent?.[r] || 1))
+              : undefined,
+            // A member votes in the peer median only at a material level (peer minVolume in its events).
+            weeksList.length > 0
+              ? rows.map((r) => peerMinVolume * (block.valuePerEvent?.[r] || 1))
               : undefined,
           );
     if (group.parentId !== null) {
@@ -235,16 +246,21 @@ export function shardBaselines(
   block: SeriesBlock,
   weeksList: readonly number[],
   wantCardinality: boolean,
+  /** The peer and cardinality detectors' least minVolume: members and children count when material. */
+  minVolume: { peer: number; cardinality: number } = { peer: 0, cardinality: 0 },
 ): ShardBaselines {
   const out: ShardBaselines = { peer: [], cardinality: [] };
   for (const group of shard.groups) {
     if (group.parentId === null) continue;
     const rows = group.memberIds.map((id) => block.rowOf.get(id) as number);
+    const unit = (r: number) => block.valuePerEvent?.[r] || 1;
     const base = groupBaselines(
       rows.map((r) => rowValues(block, r)),
       rows.map((r) => rowPresent(block, r)),
       weeksList,
       wantCardinality,
+      rows.map((r) => minVolume.cardinality * unit(r)),
+      rows.map((r) => minVolume.peer * unit(r)),
     );
     for (const [weeks, b] of base.peer)
       out.peer.push({ parentId: group.parentId, category: group.category, weeks, ...b });

@@ -179,6 +179,9 @@ export async function runPreview(
               {
                 presents: rows(peers).map((r) => rowPresent(block, r)),
                 weeks: peerWeeks(resolved),
+                minLevels: rows(peers).map(
+                  (r) => resolved.params.minVolume * (block.valuePerEvent?.[r] || 1),
+                ),
               },
             ).change
           : undefined,

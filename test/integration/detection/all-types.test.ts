@@ -52,7 +52,8 @@ function expected(view: SyntheticView): AnomalyDraft[] {
     const kids = s.childIds;
     const b = buildPeerBaseline(
       kids.map((k) => view.values[k]),
-      { presents: kids.map((k) => view.present[k]) },
+      // Members vote at a material level only (peer minVolume, default 10), as the process job has them.
+      { presents: kids.map((k) => view.present[k]), minLevels: kids.map(() => 10) },
     );
     for (const k of kids) peer.set(k, b.change);
     card.set(

@@ -4,6 +4,19 @@ import { detectSeries } from '../../../lib/detection/detect';
 import { dateOf, flat, series, weekly } from './helpers';
 
 describe('peer baseline', () => {
+  it('lets only members at a material level vote (minLevels): tiny members move by ±100 % at random', () => {
+    const big = [flat(60, 100), flat(60, 200), flat(60, 150)];
+    const tiny = [flat(60, 2), flat(60, 3), flat(60, 1)];
+    for (const m of tiny) m[40] = m[40] * 3; // +200 % on one day
+    big[0][40] = 110; // +10 %
+    const all = [...big, ...tiny];
+    const levels = all.map(() => 10);
+    expect(buildPeerBaseline(all).change[40]).toBeCloseTo(1.05, 10); // the tiny ones pull the median up
+    const material = buildPeerBaseline(all, { minLevels: levels });
+    expect(material.members[40]).toBe(3);
+    expect(material.change[40]).toBeCloseTo(0, 10);
+  });
+
   it('is the median of the members’ changes against their own same-weekday mean', () => {
     const members = [flat(60, 100), flat(60, 200), flat(60, 50)];
     members[0][40] = 150; // +50 %
@@ -86,8 +99,8 @@ describe('cardinality', () => {
     // A sparse child: 1 on every third day.
     const sparse = Float64Array.from({ length: 120 }, (_, t) => (t % 3 === 0 ? 1 : 0));
     const counts = buildCardinalityBaseline([material, sparse], undefined, [10, 10]);
-    // Material from day 56 (the mean of the 56 days before reaches 10); the sparse child never.
-    expect(Array.from(counts.subarray(50, 60))).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
+    // Material from day 7 (the mean of the days before, up to 56, reaches 10); the sparse child never.
+    expect(Array.from(counts.subarray(0, 10))).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 1, 1]);
     expect(Math.max(...counts)).toBe(1);
     // A material child that stops still counts as gone on the days it has nothing (it stays material
     // until its mean falls below half of the level).
