@@ -101,11 +101,16 @@ export function checkQuery(query: Record<string, string | undefined>): void {
 
 /** PostgreSQL "data exception" (SQLSTATE class 22: bad encoding, NUL, out of range, invalid text representation) anywhere in a cause chain. */
 export function databaseDataException(error: unknown): { code: string } | undefined {
+  const code = databaseErrorCode(error, /^22[0-9A-Z]{3}$/);
+  return code === undefined ? undefined : { code };
+}
+
+/** The SQLSTATE of a database error (it carries a severity) in the first links of a cause chain, when it matches. */
+export function databaseErrorCode(error: unknown, pattern: RegExp): string | undefined {
   let e: unknown = error;
   for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
     const o = e as { code?: unknown; severity?: unknown; cause?: unknown };
-    if (typeof o.code === 'string' && /^22[0-9A-Z]{3}$/.test(o.code) && o.severity !== undefined)
-      return { code: o.code };
+    if (typeof o.code === 'string' && pattern.test(o.code) && o.severity !== undefined) return o.code;
     e = o.cause;
   }
   return undefined;

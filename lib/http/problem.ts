@@ -1,6 +1,6 @@
 /** The one error policy: domain error codes to HTTP statuses, everything unknown to a generic 500 that leaks nothing. */
 import { AppError, type ErrorCode, type FieldError } from '../shared/errors';
-import { databaseDataException } from './input-guard';
+import { databaseDataException, databaseErrorCode } from './input-guard';
 
 const statusOf: Record<ErrorCode, number> = {
   VALIDATION: 400,
@@ -53,7 +53,7 @@ export function problemFor(error: unknown, requestId: string): Problem {
     return p;
   }
   // A query stopped by the connection's statement_timeout (SQLSTATE 57014): a bound, not a fault.
-  if (databaseCode(error, /^57014$/)) {
+  if (databaseErrorCode(error, /^57014$/)) {
     return {
       type: 'https://anomaly-monitor.dev/problems/query-timeout',
       title: titleOf[503],
@@ -81,17 +81,6 @@ export function problemFor(error: unknown, requestId: string): Problem {
     detail: `An unexpected error occurred. Quote request id ${requestId} when reporting it.`,
     requestId,
   };
-}
-
-/** The SQLSTATE of a database error in the error's cause chain, when it matches. */
-function databaseCode(error: unknown, pattern: RegExp): string | undefined {
-  let e: unknown = error;
-  for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
-    const o = e as { code?: unknown; severity?: unknown; cause?: unknown };
-    if (typeof o.code === 'string' && pattern.test(o.code) && o.severity !== undefined) return o.code;
-    e = o.cause;
-  }
-  return undefined;
 }
 
 export function statusForCode(code: ErrorCode): number {

@@ -34,6 +34,14 @@ export function rowPresent(block: SeriesBlock, r: number): Uint8Array {
   return block.present.subarray(r * block.days, (r + 1) * block.days);
 }
 
+/**
+ * The material level of each of `rows` in its own units: `minVolume` events a day times the row's
+ * value per event (1 when the values are the events). Peer voters and cardinality children count from it.
+ */
+export function materialLevels(block: SeriesBlock, rows: readonly number[], minVolume: number): number[] {
+  return rows.map((r) => minVolume * (block.valuePerEvent?.[r] || 1));
+}
+
 /** YYYYMMDD → day index in the view, as a flat lookup over the view's YYYYMMDD span. */
 function dayIndexTable(dayIndex0: number, days: number): { base: number; index: Int32Array } {
   const base = epochDayToYyyymmdd(dayIndex0);

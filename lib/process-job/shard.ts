@@ -11,7 +11,7 @@ import type { Workspace } from '../detection/workspace';
 import type { SeriesExclusion } from '../feedback/exclusions';
 import { peerWeeks, type ViewDetector } from './detectors';
 import type { Shard } from './layout';
-import { rowPresent, rowValues, type SeriesBlock } from './series-reader';
+import { rowPresent, rowValues, type SeriesBlock, materialLevels } from './series-reader';
 
 export interface RunSetup {
   detectors: ViewDetector[];
@@ -181,13 +181,9 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
             weeksList,
             cardinality.length > 0 && parentValues !== undefined,
             // A child is material for cardinality at minVolume events a day (its value per event).
-            cardinality.length > 0
-              ? rows.map((r) => cardinalityMinVolume * (block.valuePerEvent?.[r] || 1))
-              : undefined,
+            cardinality.length > 0 ? materialLevels(block, rows, cardinalityMinVolume) : undefined,
             // A member votes in the peer median only at a material level (peer minVolume in its events).
-            weeksList.length > 0
-              ? rows.map((r) => peerMinVolume * (block.valuePerEvent?.[r] || 1))
-              : undefined,
+            weeksList.length > 0 ? materialLevels(block, rows, peerMinVolume) : undefined,
           );
     if (group.parentId !== null) {
       for (const [weeks, b] of base.peer)
@@ -253,14 +249,13 @@ export function shardBaselines(
   for (const group of shard.groups) {
     if (group.parentId === null) continue;
     const rows = group.memberIds.map((id) => block.rowOf.get(id) as number);
-    const unit = (r: number) => block.valuePerEvent?.[r] || 1;
     const base = groupBaselines(
       rows.map((r) => rowValues(block, r)),
       rows.map((r) => rowPresent(block, r)),
       weeksList,
       wantCardinality,
-      rows.map((r) => minVolume.cardinality * unit(r)),
-      rows.map((r) => minVolume.peer * unit(r)),
+      materialLevels(block, rows, minVolume.cardinality),
+      materialLevels(block, rows, minVolume.peer),
     );
     for (const [weeks, b] of base.peer)
       out.peer.push({ parentId: group.parentId, category: group.category, weeks, ...b });

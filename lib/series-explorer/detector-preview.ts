@@ -20,7 +20,7 @@ import { type Caller, requireAdmin } from '../identity/caller';
 import { NotFoundError, ValidationError } from '../shared/errors';
 import { detectionContext, engineConfig, peerWeeks } from '../process-job/detectors';
 import { readLayout, type ViewLayout } from '../process-job/layout';
-import { readSeriesBlock, rowPresent, rowValues } from '../process-job/series-reader';
+import { materialLevels, readSeriesBlock, rowPresent, rowValues } from '../process-job/series-reader';
 
 export interface DetectorPreviewBody {
   seriesId?: number;
@@ -179,9 +179,7 @@ export async function runPreview(
               {
                 presents: rows(peers).map((r) => rowPresent(block, r)),
                 weeks: peerWeeks(resolved),
-                minLevels: rows(peers).map(
-                  (r) => resolved.params.minVolume * (block.valuePerEvent?.[r] || 1),
-                ),
+                minLevels: materialLevels(block, rows(peers), resolved.params.minVolume),
               },
             ).change
           : undefined,
@@ -190,7 +188,7 @@ export async function runPreview(
             rows(kids).map((r) => rowValues(block, r)),
             rows(kids).map((r) => rowPresent(block, r)),
             // Material children only, as the process job counts them.
-            rows(kids).map((r) => resolved.params.minVolume * (block.valuePerEvent?.[r] || 1)),
+            materialLevels(block, rows(kids), resolved.params.minVolume),
           )
         : undefined,
     },
