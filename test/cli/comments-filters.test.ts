@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAnomalies, createView, type TestView } from '../integration/filters/fixtures';
 import { backendName } from '../support/db';
-import { startFakeLlm } from '../support/fake-llm';
+import { startFakeLlm, chatSettings } from '../support/fake-llm';
 import { startTestService, type TestService, USER } from '../support/service';
 import { type Cli, cliFor, explain, requireRoutes } from './support';
 
@@ -255,10 +255,7 @@ describe(`service-cli comments, filters and anomalies on ${backendName}`, () => 
       await s.call('PUT', '/api/v1/settings/summarization', {
         auth: s.adminToken,
         body: {
-          url: fake.url,
-          bodyTemplate:
-            '{"messages":[{"role":"system","content":"{{instructions}}"},{"role":"user","content":"{{prompt}}"}]}',
-          responsePath: 'choices[0].message.content',
+          ...chatSettings(fake),
         },
       });
       fake.reply = 'Quiet week; CZ web up 40 %.';

@@ -15,7 +15,7 @@ import {
   loadedDetectionView,
   storedAnomalies,
 } from '../support/detection-fixture';
-import { type FakeLlm, startFakeLlm } from '../support/fake-llm';
+import { type FakeLlm, startFakeLlm, chatSettings } from '../support/fake-llm';
 import { createTestSource, type TestSource } from '../support/pipeline-source';
 import { localHarness, WORKERS } from '../support/queue';
 import { ADMIN, startTestService, type TestService } from '../support/service';
@@ -200,10 +200,7 @@ describe('the fault suite', () => {
     const settings = await s.call('PUT', '/api/v1/settings/summarization', {
       ...admin(),
       body: {
-        url: fake.url,
-        bodyTemplate:
-          '{"messages":[{"role":"system","content":"{{instructions}}"},{"role":"user","content":"{{prompt}}"}]}',
-        responsePath: 'choices[0].message.content',
+        ...chatSettings(fake),
         timeoutMs: 1000,
       },
     });

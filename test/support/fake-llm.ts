@@ -66,3 +66,17 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     });
   return fake;
 }
+
+/** The summarization settings that make the service talk to `fake` as a chat-completions endpoint. */
+export function chatSettings(fake: Pick<FakeLlm, 'url'>): {
+  url: string;
+  bodyTemplate: string;
+  responsePath: string;
+} {
+  return {
+    url: fake.url,
+    bodyTemplate:
+      '{"messages":[{"role":"system","content":"{{instructions}}"},{"role":"user","content":"{{prompt}}"}]}',
+    responsePath: 'choices[0].message.content',
+  };
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regenerateSummariesForView } from '../../../lib/summaries/service';
 import { WITHHELD_NOTE } from '../../../lib/filters/summary-store';
 import { addAnomalies, createView, type TestView } from '../../integration/filters/fixtures';
-import { type FakeLlm, startFakeLlm } from '../../support/fake-llm';
+import { type FakeLlm, startFakeLlm, chatSettings } from '../../support/fake-llm';
 import { startTestService, type TestService, USER } from '../../support/service';
 
 describe('summaries and records of shared filters', () => {
@@ -36,10 +36,7 @@ describe('summaries and records of shared filters', () => {
     await s.call('PUT', '/api/v1/settings/summarization', {
       auth: s.adminToken,
       body: {
-        url: fake.url,
-        bodyTemplate:
-          '{"messages":[{"role":"system","content":"{{instructions}}"},{"role":"user","content":"{{prompt}}"}]}',
-        responsePath: 'choices[0].message.content',
+        ...chatSettings(fake),
         timeoutMs: 2000,
       },
     });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendName } from '../../support/db';
 import { loadedDetectionView } from '../../support/detection-fixture';
-import { type FakeLlm, startFakeLlm } from '../../support/fake-llm';
+import { type FakeLlm, startFakeLlm, chatSettings } from '../../support/fake-llm';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
 import { localHarness, type QueueHarness } from '../../support/queue';
 import { startTestService, type TestService } from '../../support/service';
@@ -46,10 +46,7 @@ describe(`summaries after detection on ${backendName}`, () => {
     await s.call('PUT', '/api/v1/settings/summarization', {
       auth: s.adminToken,
       body: {
-        url: fake.url,
-        bodyTemplate:
-          '{"messages":[{"role":"system","content":"{{instructions}}"},{"role":"user","content":"{{prompt}}"}]}',
-        responsePath: 'choices[0].message.content',
+        ...chatSettings(fake),
         timeoutMs: 2000,
       },
     });
