@@ -92,11 +92,16 @@ export async function ensureMeasureColumn(db: Database, schema: string): Promise
  * A count anomaly is published only when it tells something the value measure does not: one whose days
  * overlap a value anomaly of the same series and result (any type) is the same event seen twice (more
  * orders and more revenue), so it is folded into that one. A count that moves while the value holds
- * (smaller baskets, a price change) stays.
+ * (smaller baskets, a price change) stays. The staged rows of every measure but count, then the count
+ * rows without such a value anomaly: a NOT EXISTS of its own is planned as a hash anti-join, where the
+ * same test under an OR ran as a scan of the stage per count row (1.2 s for 6,400 rows).
  */
-const NOT_REDUNDANT_COUNT = (stage: string) => `NOT (st.measure = 'count' AND EXISTS (
+const STAGED_ROWS = (
+  stage: string,
+) => `SELECT NULL::int, NULL::timestamptz, ${COLUMNS} FROM ${stage} st WHERE st.measure <> 'count'
+  UNION ALL SELECT NULL::int, NULL::timestamptz, ${COLUMNS} FROM ${stage} st WHERE st.measure = 'count' AND NOT EXISTS (
     SELECT 1 FROM ${stage} v WHERE v.measure = 'value' AND v.series_id = st.series_id AND v.result = st.result
-      AND v.start_date <= st.end_date AND st.start_date <= v.end_date))`;
+      AND v.start_date <= st.end_date AND st.start_date <= v.end_date)`;
 
 /** Replaces the view's anomalies with the kept and the staged ones; see the module comment. */
 export async function publishStage(
@@ -123,13 +128,14 @@ export async function publishStage(
   const cols = COLUMNS.split(', ').filter((c) => c !== 'recurrence');
   const run = (text: string) => db.rows(sql.raw(text));
   await ensureMeasureColumn(db, schema);
+  // The stage was filled without statistics: the planner would take it for empty, or huge.
+  await run(`ANALYZE ${stageTable(schema, runId)}`);
   try {
     await run(`DROP TABLE IF EXISTS ${next}`);
     await run(`CREATE TABLE ${next} (LIKE ${live} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
     await run(`WITH k AS (
         SELECT id, created_at, ${COLUMNS} FROM ${live} WHERE ${keep}
-        UNION ALL SELECT NULL::int, NULL::timestamptz, ${COLUMNS} FROM ${stageTable(schema, runId)} st
-          WHERE ${NOT_REDUNDANT_COUNT(stageTable(schema, runId))}),
+        UNION ALL ${STAGED_ROWS(stageTable(schema, runId))}),
       u AS (SELECT id, created_at, ${cols.join(', ')}, ${RECURRENCE} AS recurrence FROM k),
       g AS (SELECT measure, result, max(abs(duration))::float8 AS md,
           max(abs(NULLIF(change_pct, 'NaN'::float8))) AS mc, max(abs(NULLIF(share_pct, 'NaN'::float8))) AS ms
