@@ -1,10 +1,10 @@
 /**
- * One detection run over a deployed view: plan shards of whole peer groups, then per shard and
- * measure (value, and count when the view's counts vary) read the series as columnar arrays, run
- * every detector and append the anomalies to the run's staging table (and refresh the baseline
- * tables from the value measure); finally replace the view's anomalies and compute recurrence, SIN
- * and SIM in one transaction. Memory is bounded by one shard of one measure. Incomplete trailing
- * days (incomplete.ts) are left out of the analysis. The previous anomalies stay intact until that
+ * One detection run over a deployed view: plan shards of whole peer groups, then per shard read the
+ * series of every measure (value, and count when the view's counts vary) as columnar arrays in one
+ * query, and per measure run every detector and append the anomalies to the run's staging table (and
+ * refresh the baseline tables from the value measure); finally replace the view's anomalies and
+ * compute recurrence, SIN and SIM in one transaction. Memory is bounded by one shard (two while the
+ * next one is read). Incomplete trailing days (incomplete.ts) are left out of the analysis. The previous anomalies stay intact until that
  * commit; a failure or a load that commits meanwhile leaves them untouched.
  */
 import { alignCalendar } from '../calendar/special-calendar';
@@ -22,7 +22,7 @@ import { incompleteTrailingDays } from './incomplete';
 import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
 import { CROSS_TYPES, detectionContext, replaceFromDay, viewDetectors } from './detectors';
 import { mixLinks, planShards, readFingerprint, readLayout, type Shard } from './layout';
-import { readSeriesBlock, rowValues, type SeriesBlock } from './series-reader';
+import { readSeriesBlock, readSeriesBlocks, rowValues, type SeriesBlock } from './series-reader';
 import { detectShardBlock, type RunSetup, shardSeriesIds } from './shard';
 
 export interface DetectionDeps {
@@ -208,15 +208,15 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
   };
 }
 
-/** Reads the series of shard `index` for one measure. */
-function readShard(db: Database, plan: RunPlan, index: number, measure: Measure): Promise<SeriesBlock> {
-  return readSeriesBlock(
+/** Reads the series of shard `index` for every measure of the plan in one query: a block per measure, in plan order. */
+async function readShard(db: Database, plan: RunPlan, index: number): Promise<SeriesBlock[]> {
+  return readSeriesBlocks(
     db,
     plan.schema,
     shardSeriesIds(plan.shards[index]),
     plan.layout.dayIndex0,
     plan.layout.days,
-    measureColumn(measure),
+    plan.measures.map(measureColumn),
   );
 }
 
@@ -226,22 +226,18 @@ export interface MeasureResult {
   result: ReturnType<typeof detectShardBlock>;
 }
 
-/** Detects shard `index` of the plan for each measure, one block in memory at a time (nothing written). */
+/** Detects shard `index` of the plan for each measure, the shard's blocks read at once (nothing written). */
 export async function detectShard(
   db: Database,
   plan: RunPlan,
   setups: ReadonlyMap<Measure, RunSetup>,
   index: number,
 ): Promise<MeasureResult[]> {
-  const out: MeasureResult[] = [];
-  for (const measure of plan.measures) {
-    const block = await readShard(db, plan, index, measure);
-    out.push({
-      measure,
-      result: detectShardBlock(plan.shards[index], block, setups.get(measure) as RunSetup),
-    });
-  }
-  return out;
+  const blocks = await readShard(db, plan, index);
+  return plan.measures.map((measure, m) => ({
+    measure,
+    result: detectShardBlock(plan.shards[index], blocks[m], setups.get(measure) as RunSetup),
+  }));
 }
 
 /** The setups of every measure of the plan. */
@@ -345,30 +341,30 @@ export async function runViewDetection(
     const setups = await runSetups(db, plan);
     t = clock('readMs', t);
     let anomalies = 0;
-    // Work items: each shard for each measure, one block in memory at a time. The next item is read,
-    // and the last one written, while this one is detected: the database works while Node computes.
-    // Their failures surface at the await.
-    const items = shards.flatMap((_, i) => plan.measures.map((measure) => ({ i, measure })));
-    const read = (k: number) => quiet(readShard(db, plan, items[k].i, items[k].measure));
-    let next = items.length > 0 ? read(0) : undefined;
-    for (let k = 0; k < items.length; k++) {
-      const { i, measure } = items[k];
+    // Each shard's measures are read in one query. The next shard is read, and the last results
+    // written, while this one is detected: the database works while Node computes. Their failures
+    // surface at the await.
+    const read = (i: number) => quiet(readShard(db, plan, i));
+    let next = shards.length > 0 ? read(0) : undefined;
+    for (let i = 0; i < shards.length; i++) {
       deps.signal?.throwIfAborted();
-      const block = await (next as Promise<SeriesBlock>);
-      next = k + 1 < items.length ? read(k + 1) : undefined;
+      const blocks = await (next as Promise<SeriesBlock[]>);
+      next = i + 1 < shards.length ? read(i + 1) : undefined;
       t = clock('readMs', t);
-      const result = detectShardBlock(shards[i], block, setups.get(measure) as RunSetup);
-      t = clock('detectMs', t);
-      await writing;
-      writing = quiet(writeShard(db, plan, runId, { measure, result }));
-      t = clock('writeMs', t);
-      anomalies += result.anomalies.length;
-      log.debug('detection shard done', {
-        shard: i,
-        of: shards.length,
-        measure,
-        series: shards[i].seriesCount,
-      });
+      for (const [m, measure] of plan.measures.entries()) {
+        const result = detectShardBlock(shards[i], blocks[m], setups.get(measure) as RunSetup);
+        t = clock('detectMs', t);
+        await writing;
+        writing = quiet(writeShard(db, plan, runId, { measure, result }));
+        t = clock('writeMs', t);
+        anomalies += result.anomalies.length;
+        log.debug('detection shard done', {
+          shard: i,
+          of: shards.length,
+          measure,
+          series: shards[i].seriesCount,
+        });
+      }
     }
     await writing;
     t = clock('writeMs', t);

@@ -69,40 +69,75 @@ export async function readSeriesBlock(
   days: number,
   column: 'value' | 'cnt' = 'value',
 ): Promise<SeriesBlock> {
+  const [block] = await readSeriesBlocks(db, schema, ids, dayIndex0, days, [column]);
+  return block;
+}
+
+/**
+ * Reads `ids` (distinct) over the given days for each of `columns` (distinct) in one query, one block
+ * per column in that order: the rows are scanned and aggregated once, however many measures are read
+ * (each series' bytea packs the day and then each column's value). Each block is what readSeriesBlock
+ * reads for its column.
+ */
+export async function readSeriesBlocks(
+  db: Database,
+  schema: string,
+  ids: readonly number[],
+  dayIndex0: number,
+  days: number,
+  columns: ReadonlyArray<'value' | 'cnt'>,
+): Promise<SeriesBlock[]> {
+  if (columns.length === 0 || new Set(columns).size !== columns.length)
+    throw new Error(`readSeriesBlocks: columns must be distinct and not empty (${columns.join(', ')})`);
   const rowOf = new Map<number, number>();
   for (let r = 0; r < ids.length; r++) rowOf.set(ids[r], r);
-  const values = new Float64Array(ids.length * days);
-  const present = new Uint8Array(ids.length * days);
-  const block: SeriesBlock = { dayIndex0, days, ids: [...ids], rowOf, values, present };
-  if (ids.length === 0 || days === 0) return block;
+  const blocks: SeriesBlock[] = columns.map((column) => ({
+    dayIndex0,
+    days,
+    ids: [...ids],
+    rowOf,
+    values: new Float64Array(ids.length * days),
+    present: new Uint8Array(ids.length * days),
+    ...(column === 'value' ? { valuePerEvent: new Float64Array(ids.length) } : {}),
+  }));
+  if (ids.length === 0 || days === 0) {
+    for (const b of blocks) delete b.valuePerEvent;
+    return blocks;
+  }
+  const packed = columns.map((c) => `float8send(${c === 'cnt' ? 'cnt' : 'value'})`).join(' || ');
+  const wantPerEvent = columns.includes('value');
   // Enough memory for a hash aggregate: about 2x faster than sorting the shard's rows (docs/performance.md).
   const rows = await db.tx(async (tx) => {
     await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
     return tx.rows<{ series_id: number; b: Uint8Array; per_event: number | string | null }>(
-      sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || float8send(${sql.raw(column === 'cnt' ? 'cnt' : 'value')}), ''::bytea) AS b,
-        ${sql.raw(column === 'cnt' ? 'NULL::float8' : PER_EVENT)} AS per_event
+      sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || ${sql.raw(packed)}, ''::bytea) AS b,
+        ${sql.raw(wantPerEvent ? PER_EVENT : 'NULL::float8')} AS per_event
         FROM ${sql.raw(`${ident(schema)}.data`)} WHERE series_id = ANY(${intArrayLiteral(ids)}::int[]) GROUP BY series_id`,
     );
   });
   const { base, index } = dayIndexTable(dayIndex0, days);
-  if (column === 'value') block.valuePerEvent = new Float64Array(ids.length);
+  const stride = 4 + 8 * columns.length;
+  const perEvent = blocks.find((b) => b.valuePerEvent !== undefined)?.valuePerEvent;
+  const values = blocks.map((b) => b.values);
+  const present = blocks[0].present;
   for (const row of rows) {
     const r = rowOf.get(Number(row.series_id));
     if (r === undefined || row.b === null) continue;
-    if (block.valuePerEvent !== undefined && row.per_event !== null)
-      block.valuePerEvent[r] = Number(row.per_event);
+    if (perEvent !== undefined && row.per_event !== null) perEvent[r] = Number(row.per_event);
     const bytes = row.b;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const off = r * days;
-    for (let p = 0; p + 12 <= bytes.byteLength; p += 12) {
+    for (let p = 0; p + stride <= bytes.byteLength; p += stride) {
       const raw = view.getInt32(p, false);
       const ymd = raw < 0 ? -raw : raw;
       const k = ymd - base;
       const t = k >= 0 && k < index.length ? index[k] : -1;
       if (t < 0) continue; // outside the view's days
-      values[off + t] = view.getFloat64(p + 4, false);
+      for (let c = 0; c < values.length; c++) values[c][off + t] = view.getFloat64(p + 4 + 8 * c, false);
       present[off + t] = raw < 0 ? 0 : 1;
     }
   }
-  return block;
+  // Presence is the rows', the same for every column.
+  for (let c = 1; c < blocks.length; c++) blocks[c].present.set(present);
+  return blocks;
 }

@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toEpochDay } from '../../../lib/calendar/days';
+import { createDataset } from '../../../lib/dataset/ddl';
+import { readSeriesBlock, readSeriesBlocks } from '../../../lib/process-job/series-reader';
+import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
+
+const SCHEMA = 'dv_reader_test';
+const DAY0 = toEpochDay('2024-01-01');
+const DAYS = 10;
+
+describe(`reading series for detection on ${backendName}`, () => {
+  let t: TestDatabase;
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await t.db.tx((tx) => createDataset(tx, SCHEMA, { categories: [{ name: 'c' }] }));
+    // Series 1: days 1..9 (day 0 has no row), day 4 gap-filled, a count that varies.
+    // Series 2: a constant count, a row before and one after the view's days.
+    // Series 3: every day gap-filled. Series 4 has no rows at all.
+    const rows: string[] = [];
+    const ymd = (t: number) => 20240101 + t;
+    for (let d = 1; d < DAYS; d++)
+      rows.push(`(1, ${ymd(d)}, ${d === 4 ? 0 : 10.5 * d}, ${d === 4 ? 0 : d % 3}, ${d === 4})`);
+    for (let d = 0; d < DAYS; d++) rows.push(`(2, ${ymd(d)}, ${-1.25 * d}, 2, false)`);
+    rows.push('(2, 20231231, 999, 2, false)', '(2, 20240111, 999, 2, false)');
+    for (let d = 0; d < DAYS; d++) rows.push(`(3, ${ymd(d)}, 0, 0, true)`);
+    await t.db.rows(
+      sql.raw(`INSERT INTO ${SCHEMA}.data (series_id, day, value, cnt, filled) VALUES ${rows.join(', ')}`),
+    );
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  const ids = [3, 1, 4, 2];
+
+  it('reads value and count in one query exactly as one query per measure does', async () => {
+    const [value, count] = await readSeriesBlocks(t.db, SCHEMA, ids, DAY0, DAYS, ['value', 'cnt']);
+    const v1 = await readSeriesBlock(t.db, SCHEMA, ids, DAY0, DAYS, 'value');
+    const c1 = await readSeriesBlock(t.db, SCHEMA, ids, DAY0, DAYS, 'cnt');
+    expect(value).toEqual(v1);
+    expect(count).toEqual(c1);
+    // And what that is: series 1 (row 1) has no day 0, a filled day 4; series 4 (row 2) nothing.
+    const row = (b: typeof value, r: number) => Array.from(b.values.subarray(r * DAYS, (r + 1) * DAYS));
+    const present = (b: typeof value, r: number) => Array.from(b.present.subarray(r * DAYS, (r + 1) * DAYS));
+    expect(row(value, 1)).toEqual([0, 10.5, 21, 31.5, 0, 52.5, 63, 73.5, 84, 94.5]);
+    expect(row(count, 1)).toEqual([0, 1, 2, 0, 0, 2, 0, 1, 2, 0]);
+    expect(present(count, 1)).toEqual([0, 1, 1, 1, 0, 1, 1, 1, 1, 1]);
+    expect(row(value, 3)).toEqual(Array.from({ length: DAYS }, (_, d) => (d === 0 ? 0 : -1.25 * d)));
+    expect(row(count, 3)).toEqual(Array(DAYS).fill(2));
+    expect(present(value, 0)).toEqual(Array(DAYS).fill(0));
+    expect(present(value, 2)).toEqual(Array(DAYS).fill(0));
+    // Value per event only where the count varies (series 1), and only on the value block.
+    expect(value.valuePerEvent?.[1]).toBeCloseTo((10.5 * 41) / 8, 12);
+    expect(Array.from(value.valuePerEvent ?? []).filter((_, r) => r !== 1)).toEqual([0, 0, 0]);
+    expect(count.valuePerEvent).toBeUndefined();
+  });
+
+  it('reads the columns in the order asked, once each', async () => {
+    const [count, value] = await readSeriesBlocks(t.db, SCHEMA, [2], DAY0, DAYS, ['cnt', 'value']);
+    expect(Array.from(count.values)).toEqual(Array(DAYS).fill(2));
+    expect(value.values[1]).toBe(-1.25);
+    await expect(readSeriesBlocks(t.db, SCHEMA, [2], DAY0, DAYS, ['value', 'value'])).rejects.toThrow(
+      /distinct/,
+    );
+    await expect(readSeriesBlocks(t.db, SCHEMA, [2], DAY0, DAYS, [])).rejects.toThrow(/not empty/);
+  });
+
+  it('gives empty blocks for no series or no days', async () => {
+    const [value, count] = await readSeriesBlocks(t.db, SCHEMA, [], DAY0, DAYS, ['value', 'cnt']);
+    expect(value).toEqual(await readSeriesBlock(t.db, SCHEMA, [], DAY0, DAYS, 'value'));
+    expect(count.values.length).toBe(0);
+    const [none] = await readSeriesBlocks(t.db, SCHEMA, [1], DAY0, 0, ['value']);
+    expect(none.values.length).toBe(0);
+  });
+});
