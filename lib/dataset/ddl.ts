@@ -68,6 +68,25 @@ export function intColumnsDdl(shape: DatasetShape): string {
 export const DATA_COLUMNS_DDL =
   'series_id integer NOT NULL, day integer NOT NULL, value double precision NOT NULL, cnt double precision NOT NULL DEFAULT 0, filled boolean NOT NULL DEFAULT false';
 
+/**
+ * Columns and constraints of `cat_map`; the constraints are named after `table` as PostgreSQL names them
+ * by default (cat_map_pkey, cat_map_series_key_key), so that a table built under another name (the load's
+ * build tables, lib/pipeline/build-series.ts) can take them over when it is renamed to cat_map.
+ */
+export function catMapColumnsDdl(shape: DatasetShape, table: string): string {
+  const catText = shape.categories.map((c) => `${categoryColumn(c.name)} text, `).join('');
+  const catCodes = shape.categories.map((c) => `${codeColumn(c.name)} integer NOT NULL DEFAULT 0, `).join('');
+  return `series_id integer NOT NULL, ${catText}${catCodes}level smallint NOT NULL, parent_series_id integer, series_key text NOT NULL, CONSTRAINT ${ident(`${table}_pkey`)} PRIMARY KEY (series_id), CONSTRAINT ${ident(`${table}_series_key_key`)} UNIQUE (series_key)`;
+}
+
+/** Columns and primary key (named `<table>_pkey`) of `all_series`. */
+export function allSeriesColumnsDdl(table: string): string {
+  return `series_id integer NOT NULL, first_day integer, last_day integer, days integer NOT NULL DEFAULT 0, total_value double precision NOT NULL DEFAULT 0, total_count double precision NOT NULL DEFAULT 0, share_parent double precision, share_total double precision, CONSTRAINT ${ident(`${table}_pkey`)} PRIMARY KEY (series_id)`;
+}
+
+/** Tables a load builds before it swaps them in (lib/pipeline/build-series.ts): not part of the dataset. */
+export const BUILD_TABLE_PREFIX = 'build_';
+
 export async function datasetExists(db: Database, schema: string): Promise<boolean> {
   const rows = await db.rows<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM information_schema.schemata WHERE schema_name = ${schema}`,
@@ -78,16 +97,14 @@ export async function datasetExists(db: Database, schema: string): Promise<boole
 /** Creates the schema and every table; call inside a transaction. */
 export async function createDataset(db: Database, schema: string, shape: DatasetShape): Promise<void> {
   const s = ident(schema);
-  const catText = shape.categories.map((c) => `${categoryColumn(c.name)} text`).join(', ');
-  const catCodes = shape.categories.map((c) => `${codeColumn(c.name)} integer NOT NULL DEFAULT 0`).join(', ');
   const statements = [
     `CREATE SCHEMA ${s}`,
     `CREATE TABLE ${s}."int" (${intColumnsDdl(shape)})`,
     `CREATE INDEX int_day ON ${s}."int" (day)`,
     `CREATE TABLE ${s}.dict (category text NOT NULL, code integer NOT NULL CHECK (code > 0), value text NOT NULL, PRIMARY KEY (category, code), UNIQUE (category, value))`,
-    `CREATE TABLE ${s}.cat_map (series_id integer PRIMARY KEY, ${catText}, ${catCodes}, level smallint NOT NULL, parent_series_id integer, series_key text NOT NULL UNIQUE)`,
+    `CREATE TABLE ${s}.cat_map (${catMapColumnsDdl(shape, 'cat_map')})`,
     `CREATE TABLE ${s}.data (${DATA_COLUMNS_DDL}, CONSTRAINT data_pkey PRIMARY KEY (series_id, day))`,
-    `CREATE TABLE ${s}.all_series (series_id integer PRIMARY KEY, first_day integer, last_day integer, days integer NOT NULL DEFAULT 0, total_value double precision NOT NULL DEFAULT 0, total_count double precision NOT NULL DEFAULT 0, share_parent double precision, share_total double precision)`,
+    `CREATE TABLE ${s}.all_series (${allSeriesColumnsDdl('all_series')})`,
     `CREATE TABLE ${s}.all_anomalies (id serial PRIMARY KEY, series_id integer NOT NULL, measure text NOT NULL DEFAULT 'value', type text NOT NULL, detector_index smallint NOT NULL DEFAULT 0, start_date date NOT NULL, end_date date NOT NULL, duration integer NOT NULL, actual_value double precision, predicted_value double precision, change double precision, change_pct double precision, change_cum double precision, share_pct double precision, recurrence integer NOT NULL DEFAULT 0, result text NOT NULL CHECK (result IN ('Positive', 'Negative')), sin double precision, sim double precision, created_at timestamptz NOT NULL DEFAULT now())`,
     `CREATE INDEX all_anomalies_start ON ${s}.all_anomalies (start_date)`,
     `CREATE INDEX all_anomalies_series ON ${s}.all_anomalies (series_id)`,
@@ -131,15 +148,28 @@ export async function dropDataset(db: Database, schema: string): Promise<void> {
 export async function cleanDataset(db: Database, schema: string): Promise<void> {
   const s = ident(schema);
   await db.rows(sql.raw(`DROP TABLE IF EXISTS ${s}.int_stage`));
+  await dropBuildTables(db, schema);
   await db.rows(
     sql.raw(`TRUNCATE ${DATA_TABLES.map((t) => `${s}.${ident(t)}`).join(', ')} RESTART IDENTITY`),
   );
 }
 
+/** Drops the build tables a load left in `schema` (all of them, or those of one build `tag`). */
+export async function dropBuildTables(db: Database, schema: string, tag?: string): Promise<void> {
+  const prefix = `${BUILD_TABLE_PREFIX}${tag ? `${tag}_` : ''}`.replace(/_/g, '\\_');
+  const rows = await db.rows<{ t: string }>(
+    sql`SELECT tablename AS t FROM pg_catalog.pg_tables WHERE schemaname = ${schema} AND tablename LIKE ${`${prefix}%`}`,
+  );
+  if (rows.length === 0) return;
+  const s = ident(schema);
+  await db.rows(sql.raw(`DROP TABLE IF EXISTS ${rows.map((r) => `${s}.${ident(r.t)}`).join(', ')}`));
+}
+
 /** The tables present in a dataset schema (for status and tests). */
 export async function datasetTables(db: Database, schema: string): Promise<string[]> {
   const rows = await db.rows<{ table_name: string }>(
-    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = ${schema} ORDER BY table_name`,
+    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = ${schema}
+      AND table_name NOT LIKE ${`${BUILD_TABLE_PREFIX.replace(/_/g, '\\_')}%`} ORDER BY table_name`,
   );
   return rows.map((r) => r.table_name);
 }

@@ -1,11 +1,20 @@
 /**
  * The load job: stream the source query in batches, check every row against the source query rules,
- * stage the coded rows, then in ONE transaction replace `int` (full: everything; incremental: the days
- * from the batch's minimum day; custom load: the days the batch holds) and rebuild the series.
- * A failure anywhere before the commit leaves the previous data untouched.
+ * stage the coded rows, then replace `int` (full: everything; incremental: the days from the batch's
+ * minimum day; custom load: the days the batch holds) and rebuild the series. The new int, cat_map, data
+ * and all_series are built into tables of their own and swapped in by one short transaction (with the
+ * new dictionary entries): a failure anywhere before that commit leaves the previous data untouched, and
+ * readers see the old tables or the new ones, never a half-built view.
+ * On PostgreSQL the build runs in one transaction (other sessions run beside it); on the embedded PGlite,
+ * where one transaction holds every other connection, it runs as short statements of their own
+ * (lib/pipeline/build-series.ts), so that status and the other queries answer between them.
+ * Two loads of one view never run together: one load job per view is pending or running (the unique
+ * index jobs_one_active_load), an attempt owns it by its lease, and the swap checks that the job still
+ * runs this attempt (a build of an attempt that lost its lease is thrown away); each attempt builds
+ * into tables named after it, and a load starts by dropping what earlier attempts left.
  */
 import { sql } from 'drizzle-orm';
-import { ident } from '../dataset/ddl';
+import { codeColumn, dropBuildTables, ident, intColumnsDdl } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import type { DataViewDefinition } from '../dataviews/definition/types';
 import { readDeployedView } from '../dataviews/scope';
@@ -15,7 +24,14 @@ import { dayToDate } from '../dataset/summary';
 import { type JobRow, mergeJobDetail } from '../jobs/repository';
 import { ConflictError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { buildSeries } from './build-series';
+import {
+  type BuildStats,
+  buildSeries,
+  buildTable,
+  CHUNK_TARGET_MS,
+  CHUNKED_STATISTICS_TARGET,
+  swapSeries,
+} from './build-series';
 import { type ColumnMap, checkRow, resolveColumns, type RowShape } from './rows';
 import type { OpenSource } from './source';
 import {
@@ -40,6 +56,13 @@ export interface LoadDeps {
    * source streams (default LOAD_PROGRESS_EVERY_MS; 0: after every batch).
    */
   progressEveryMs?: number;
+  /**
+   * Build the series in the load's one transaction (default on PostgreSQL) or in short statements of
+   * their own (default on PGlite); tests run both ways.
+   */
+  buildInOneTransaction?: boolean;
+  /** Called at the start of each build step and before the swap (tests observe the build with it). */
+  onBuildStep?: (step: string) => Promise<void> | void;
 }
 
 /** Default throttle of the load's progress writes into its job record. */
@@ -65,24 +88,19 @@ async function writeProgress(deps: LoadDeps, jobId: number, p: LoadProgress): Pr
 }
 
 /**
- * On the embedded database (PGlite) one transaction holds every other connection until it commits
- * (scripts/local/pglite-sequence-lock.ts), so the lease renewals of this job wait behind the series
- * build; a build longer than the lease (a hotel-size view on a busy machine) looked like a lost worker
- * and was started again, three times, then failed. Before the build the lease is extended to the
- * worker's time limit; the renewals that follow the commit bring it back to the usual length.
+ * Inside the swap's transaction: the job still runs this attempt. An attempt that lost its lease (its
+ * worker was taken for gone and the job claimed again) must not put its build in place. Jobs that have
+ * no record (benchmarks, tests) or no attempt number are not checked.
  */
-export const PGLITE_BUILD_LEASE_SECONDS = 900;
-
-async function holdLeaseOverBuild(deps: LoadDeps, job: JobRow): Promise<void> {
-  if (deps.db.kind !== 'pglite') return;
-  const until = new Date(Date.now() + PGLITE_BUILD_LEASE_SECONDS * 1000).toISOString();
-  try {
-    await deps.db.rows(
-      sql`UPDATE jobs SET lease_until = ${until}::timestamptz
-        WHERE id = ${job.id} AND status = 'running' AND lease_until IS NOT NULL AND lease_until < ${until}::timestamptz`,
+async function checkStillOurs(db: Database, job: JobRow): Promise<void> {
+  if (typeof job.attempts !== 'number') return;
+  const [row] = await db.rows<{ status: string; attempts: number }>(
+    sql`SELECT status, attempts FROM jobs WHERE id = ${job.id} FOR UPDATE`,
+  );
+  if (row && (row.status !== 'running' || Number(row.attempts) !== job.attempts)) {
+    throw new ConflictError(
+      `Load job ${job.id} no longer runs attempt ${job.attempts} (${row.status}, attempt ${row.attempts}); this attempt's build is discarded.`,
     );
-  } catch (e) {
-    deps.log.warn('lease not extended over the series build', { jobId: job.id, error: e });
   }
 }
 
@@ -125,6 +143,9 @@ export interface LoadResult {
   buildMs: number;
   /** Milliseconds of each step of the build. */
   buildSteps: Record<string, number>;
+  /** A build in statements of their own (PGlite): how many, and the longest (ms). */
+  buildStatements?: number;
+  longestStatementMs?: number;
 }
 
 /** Streams, checks and stages the rows; returns how many and which days they cover. */
@@ -136,7 +157,7 @@ async function stageRows(
   dict: Dictionary,
   signal: AbortSignal,
   progress: (rows: number) => Promise<void> | undefined,
-): Promise<{ rows: number; minDay: number | null; days: Set<number> }> {
+): Promise<Staged> {
   const shape: RowShape = {
     dateColumn: def.source.dateColumn,
     valueColumn: def.source.valueColumn,
@@ -144,10 +165,12 @@ async function stageRows(
     categories: def.categories.map((c) => c.name),
   };
   const dataset = { categories: def.categories };
+  const appendRows = deps.db.kind === 'pglite' ? PGLITE_APPEND_ROWS : Number.POSITIVE_INFINITY;
   let map: ColumnMap | undefined;
   let rows = 0;
   let minDay: number | null = null;
   const days = new Set<number>();
+  const dayRows = new Map<number, number>();
   const source = await deps.openSource(def.source.connector);
   // One insert in flight while the next batch is read and checked: source and service database work at once.
   let inFlight: Promise<void> = Promise.resolve();
@@ -164,10 +187,11 @@ async function stageRows(
         coded.cnts.push(r.cnt);
         if (minDay === null || r.day < minDay) minDay = r.day;
         days.add(r.day);
+        dayRows.set(r.day, (dayRows.get(r.day) ?? 0) + 1);
       }
       await inFlight;
       const read = rows;
-      const staging = appendStage(deps.db, schema, dataset, coded);
+      const staging = appendInParts(deps.db, schema, dataset, coded, appendRows);
       // The progress write follows the batch's insert, so it never counts rows not staged yet.
       inFlight = staging.then(() => progress(read));
       inFlight.catch(() => {}); // observed by the next await; never an unhandled rejection
@@ -180,7 +204,41 @@ async function stageRows(
     await inFlight.catch(() => {});
     await source.close().catch(() => {});
   }
-  return { rows, minDay, days };
+  return { rows, minDay, days, dayRows };
+}
+
+interface Staged {
+  rows: number;
+  minDay: number | null;
+  days: Set<number>;
+  /** Rows staged per day. */
+  dayRows: Map<number, number>;
+}
+
+/**
+ * On PGlite one staging insert holds every other connection while it runs: batches are appended in
+ * parts of this many rows (and by one statement each on PostgreSQL).
+ */
+export const PGLITE_APPEND_ROWS = 2_500;
+
+/** Appends a coded batch in parts of at most `size` rows, one statement each. */
+async function appendInParts(
+  db: Database,
+  schema: string,
+  dataset: { categories: Array<{ name: string }> },
+  b: CodedBatch,
+  size: number,
+): Promise<void> {
+  if (b.days.length <= size) return appendStage(db, schema, dataset, b);
+  for (let i = 0; i < b.days.length; i += size) {
+    const part: CodedBatch = {
+      days: b.days.slice(i, i + size),
+      codes: b.codes.map((c) => c.slice(i, i + size)),
+      values: b.values.slice(i, i + size),
+      cnts: b.cnts.slice(i, i + size),
+    };
+    await appendStage(db, schema, dataset, part);
+  }
 }
 
 /** Replaces `int` with the staged rows as the mode says (inside the transaction). */
@@ -218,7 +276,7 @@ async function refuseDataLoss(
   def: DataViewDefinition,
   schema: string,
   mode: ReplaceMode,
-  staged: { rows: number; minDay: number | null; days: Set<number> },
+  staged: Staged,
 ): Promise<void> {
   if (def.source.allowEmptyLoad) return;
   const name = `${view.domain}/${view.name}`;
@@ -274,7 +332,14 @@ export async function runLoad(
     const total = Math.max(rows, expected ?? 0);
     return writeProgress(deps, job.id, { done: rows, total, unit: 'rows', phase: 'reading' });
   };
+  const oneTx = deps.buildInOneTransaction ?? deps.db.kind !== 'pglite';
+  const tag = `${job.id}_${typeof job.attempts === 'number' ? job.attempts : 0}`;
+  // What earlier attempts left (a stopped worker): an attempt still running on them fails at its next statement.
+  await dropBuildTables(deps.db, schema);
   await createStage(deps.db, schema, dataset);
+  // A chunked build reads the staged rows by day ranges; the index is kept up batch by batch.
+  if (!oneTx)
+    await deps.db.rows(sql.raw(`CREATE INDEX ${STAGE_DAY_INDEX} ON ${ident(schema)}.${STAGE_TABLE} (day)`));
   try {
     const staged = await stageRows(
       deps,
@@ -295,16 +360,63 @@ export async function runLoad(
       phase: 'building',
     });
     await refuseDataLoss(deps.db, view, def, schema, mode, staged);
-    await holdLeaseOverBuild(deps, job);
-    const built = await deps.db.tx(async (tx) => {
-      await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
+    const fill = def.analysis?.fillGapMethod ?? 'zero';
+    let built: BuildStats;
+    if (oneTx) {
+      built = await deps.db.tx(async (tx) => {
+        await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
+        const t = Date.now();
+        await writeDictionary(tx, schema, dict.newEntries());
+        await replaceInt(tx, schema, mode, staged.minDay, staged.rows);
+        const intMs = Date.now() - t;
+        const b = await buildSeries(tx, schema, def.categories, fill, {
+          tag,
+          src: 'int',
+          signal,
+          onStep: deps.onBuildStep,
+        });
+        await deps.onBuildStep?.('swap');
+        await checkStillOurs(tx, job);
+        await swapSeries(tx, schema, tag);
+        return { ...b, steps: { int: intMs, ...b.steps } };
+      });
+    } else {
       const t = Date.now();
-      await writeDictionary(tx, schema, dict.newEntries());
-      await replaceInt(tx, schema, mode, staged.minDay, staged.rows);
+      const next = await prepareInt(deps.db, schema, tag, mode, staged, dataset, signal);
+      const newDict = buildTable(tag, 'dict');
+      await deps.db.rows(
+        sql.raw(
+          `CREATE TABLE ${ident(schema)}.${ident(newDict)} (category text NOT NULL, code integer NOT NULL, value text NOT NULL)`,
+        ),
+      );
+      await writeEntries(deps.db, schema, newDict, dict.newEntries());
+      await deps.db.tx(async (tx) => {
+        // A smaller sample than PostgreSQL's default, in a short transaction of its own (build-series.ts).
+        await tx.rows(sql.raw(`SET LOCAL default_statistics_target = ${CHUNKED_STATISTICS_TARGET}`));
+        await tx.rows(sql.raw(`ANALYZE ${ident(schema)}.${ident(next.table)}`));
+      });
       const intMs = Date.now() - t;
-      const b = await buildSeries(tx, schema, def.categories, def.analysis?.fillGapMethod ?? 'zero');
-      return { ...b, steps: { int: intMs, ...b.steps } };
-    });
+      const b = await buildSeries(deps.db, schema, def.categories, fill, {
+        tag,
+        src: next.table,
+        newDict,
+        days: next.days,
+        signal,
+        onStep: deps.onBuildStep,
+      });
+      signal.throwIfAborted();
+      await deps.onBuildStep?.('swap');
+      const t2 = Date.now();
+      await deps.db.tx(async (tx) => {
+        await checkStillOurs(tx, job);
+        await tx.rows(
+          sql.raw(`INSERT INTO ${ident(schema)}.dict (category, code, value)
+          SELECT category, code, value FROM ${ident(schema)}.${ident(newDict)}`),
+        );
+        await swapSeries(tx, schema, tag, next);
+      });
+      built = { ...b, steps: { int: intMs, ...b.steps, swap: Date.now() - t2 } };
+    }
     const result: LoadResult = {
       mode,
       rows: staged.rows,
@@ -318,10 +430,101 @@ export async function runLoad(
       streamMs: t1 - t0,
       buildMs: Date.now() - t1,
       buildSteps: built.steps,
+      ...(built.statements ? { buildStatements: built.statements, longestStatementMs: built.longestMs } : {}),
     };
     deps.log.info('load committed', { dataViewId: view.id, ...result });
     return { view, result };
   } finally {
     await dropStage(deps.db, schema).catch(() => {});
+    await dropBuildTables(deps.db, schema, tag).catch(() => {});
+  }
+}
+
+/** The staging table's index on day (a chunked build), renamed to int_day when the stage becomes int. */
+const STAGE_DAY_INDEX = `${STAGE_TABLE}_day`;
+
+/**
+ * The next `int` of a chunked build, with its days and their (estimated) rows: the staged rows in full
+ * mode; otherwise a build table filled day range by day range with the kept rows of `int` and the staged
+ * rows (statements of about a chunk each). `int` itself is not touched before the swap.
+ */
+async function prepareInt(
+  db: Database,
+  schema: string,
+  tag: string,
+  mode: ReplaceMode,
+  staged: Staged,
+  dataset: { categories: Array<{ name: string }> },
+  signal: AbortSignal,
+): Promise<{ table: string; dayIndex: string; days: Array<{ day: number; rows: number }> }> {
+  const stagedDays = [...staged.dayRows].map(([day, rows]) => ({ day, rows }));
+  if (mode === 'full') {
+    return { table: STAGE_TABLE, dayIndex: STAGE_DAY_INDEX, days: stagedDays.sort((a, b) => a.day - b.day) };
+  }
+  const s = ident(schema);
+  const table = buildTable(tag, 'int');
+  const dayIndex = `${table}_day`;
+  await db.rows(sql.raw(`CREATE TABLE ${s}.${ident(table)} (${intColumnsDdl(dataset)})`));
+  await db.rows(sql.raw(`CREATE INDEX ${ident(dayIndex)} ON ${s}.${ident(table)} (day)`));
+  // The days of int (one index probe each) and its rows per day on average (catalog estimate).
+  const intDays = (
+    await db.rows<{ day: number }>(
+      sql.raw(`WITH RECURSIVE d(day) AS (SELECT min(day) FROM ${s}."int"
+        UNION ALL SELECT (SELECT min(day) FROM ${s}."int" WHERE day > d.day) FROM d WHERE d.day IS NOT NULL)
+        SELECT day FROM d WHERE day IS NOT NULL`),
+    )
+  ).map((r) => Number(r.day));
+  const [est] = await db.rows<{ n: number }>(
+    sql.raw(`SELECT greatest(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = '${s}."int"'::regclass`),
+  );
+  const perDay = Math.max(1, Math.round(Number(est?.n ?? 0) / Math.max(1, intDays.length)));
+  const kept = (day: number) =>
+    mode === 'incremental' ? day < Number(staged.minDay) : !staged.days.has(day);
+  const days = [
+    ...intDays.filter((d) => staged.rows === 0 || kept(d)).map((day) => ({ day, rows: perDay })),
+    ...stagedDays,
+  ].sort((a, b) => a.day - b.day);
+  const cols = ['day', ...dataset.categories.map((c) => codeColumn(c.name)), 'value', 'cnt'].join(', ');
+  const keptWhere =
+    staged.rows === 0
+      ? 'true'
+      : mode === 'incremental'
+        ? `day < ${Number(staged.minDay)}`
+        : `NOT EXISTS (SELECT 1 FROM ${s}.${STAGE_TABLE} st WHERE st.day = i.day)`;
+  const target = CHUNK_TARGET_MS;
+  let budget = 4_000;
+  for (let i = 0; i < days.length; ) {
+    signal.throwIfAborted();
+    let j = i;
+    let w = 0;
+    do w += days[j++].rows;
+    while (j < days.length && w + days[j].rows <= budget);
+    const lo = days[i].day;
+    const hi = days[j - 1].day;
+    const t0 = Date.now();
+    await db.rows(
+      sql.raw(`INSERT INTO ${s}.${ident(table)} (${cols})
+        SELECT ${cols} FROM ${s}."int" i WHERE day BETWEEN ${lo} AND ${hi} AND ${keptWhere}
+        UNION ALL SELECT ${cols} FROM ${s}.${STAGE_TABLE} WHERE day BETWEEN ${lo} AND ${hi}`),
+    );
+    const ms = Math.max(1, Date.now() - t0);
+    budget = Math.min(budget * 4, Math.max(budget / 4, (target * w) / ms, 1));
+    i = j;
+  }
+  return { table, dayIndex, days };
+}
+
+/** Writes dictionary entries into `table` of the schema (a chunked build's new entries, put into dict at the swap). */
+async function writeEntries(
+  db: Database,
+  schema: string,
+  table: string,
+  entries: ReadonlyArray<{ category: string; code: number; value: string }>,
+): Promise<void> {
+  const chunk = 2000;
+  for (let i = 0; i < entries.length; i += chunk) {
+    const part = entries.slice(i, i + chunk);
+    await db.rows(sql`INSERT INTO ${sql.raw(`${ident(schema)}.${ident(table)}`)} (category, code, value)
+      SELECT * FROM json_to_recordset(${JSON.stringify(part)}::json) AS x(category text, code int, value text)`);
   }
 }
