@@ -8,8 +8,13 @@
  * anomaly queries polled while the jobs run. The floor is measured in the same run on the source
  * server: COPY of the source table out and in, and a bare GROUPING SETS cube over integer codes.
  *
- * `DATABASE_URL=postgres://… npm run bench -- e2e --scale small|hotel|big [--targets postgres,pglite] [--no-write]`
+ * `DATABASE_URL=postgres://… npm run bench -- e2e --scale small|hotel|big-10k|big [--targets postgres,pglite]
+ *   [--fan-out on,off] [--shard-size N] [--no-floor] [--no-write]`
  * Without DATABASE_URL the source is a PGlite served on 127.0.0.1 and only the embedded target runs.
+ * `--fan-out on,off` runs each target once per setting (DETECTION_FAN_OUT of the service: `off` = one worker
+ * detects every shard one after another; `on` = one shard message, hence one worker, per shard), both on the
+ * same source; `--shard-size` sets DETECTION_SHARD_SIZE. Memory per worker comes from the workers' own
+ * "worker memory" log lines (functions/workers/memory-probe.ts: the isolate's heap and external memory).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,16 +38,32 @@ import {
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** small ≈198 series × 1 year; hotel ≈3,978 series × 3 years (2.15 M rows); big ≈100,000 series × 1 year. */
+/**
+ * small ≈198 series × 1 year; hotel ≈3,978 series × 3 years (2.15 M rows); big 100,008 series × 1 year
+ * (54,550 leaves, ≈14.6 M source rows); big-10k, the same shape at a tenth (10,008 series), to check the
+ * path first. The cube knows five channels (a sixth and above get no bookings), so the series are
+ * 18 × (1 + districts + hotels): the total, the districts and the hotels, each alone, by room type (2),
+ * by channel (5) and by both (10).
+ */
 export const SCALES: Record<string, CubeOptions> = {
   small: SMALL_CUBE,
   hotel: HOTEL_CUBE,
+  'big-10k': {
+    seed: 13,
+    districts: 10,
+    hotels: 545,
+    roomTypes: 2,
+    channels: 5,
+    days: 365,
+    start: '2024-01-01',
+    injections: 100,
+  },
   big: {
     seed: 13,
     districts: 100,
-    hotels: 3000,
+    hotels: 5455,
     roomTypes: 2,
-    channels: 10,
+    channels: 5,
     days: 365,
     start: '2024-01-01',
     injections: 1000,
@@ -53,9 +74,21 @@ const DETECTORS = ['dod', 'wow', 'spike', 'dt', 'changepoint', 'gap'];
 const TABLE = 'hotel_bookings';
 const ADMIN = { email: 'admin@example.com', password: 'bench-e2e-admin-pw' };
 
+type FanOutMode = 'on' | 'off' | 'default';
+
+/** One service run's detection setting: DETECTION_FAN_OUT ('default': not set) and DETECTION_SHARD_SIZE. */
+interface FanOut {
+  mode: FanOutMode;
+  shardSize: number | undefined;
+}
+
 interface Opts {
   scale: string;
   targets: Array<'postgres' | 'pglite'>;
+  /** DETECTION_FAN_OUT per run ('default': not set). */
+  fanOut: FanOut[];
+  shardSize: number | undefined;
+  floor: boolean;
   write: boolean;
   pollMs: number;
   timeoutMs: number;
@@ -74,9 +107,27 @@ function parse(args: string[]): Opts {
   for (const t of targets) if (t !== 'postgres' && t !== 'pglite') throw new Error(`unknown target ${t}`);
   if (targets.includes('postgres') && !process.env.DATABASE_URL)
     throw new Error('the postgres target needs DATABASE_URL (a server where databases can be created)');
+  const size = (text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!(Number.isInteger(n) && n > 0))
+      throw new Error(`a shard size must be a positive integer: not ${text}`);
+    return n;
+  };
+  const shardSize = size(opt('--shard-size'));
+  // `--fan-out off,on:12500`: each setting, optionally with its own shard size.
+  const fanOut = (opt('--fan-out') ?? 'default').split(',').map((item): FanOut => {
+    const [mode, n] = item.trim().split(':');
+    if (mode !== 'on' && mode !== 'off' && mode !== 'default')
+      throw new Error(`--fan-out takes on, off (each optionally :shard size): not ${item}`);
+    return { mode, shardSize: size(n) ?? shardSize };
+  });
   return {
     scale,
     targets,
+    fanOut,
+    shardSize,
+    floor: !args.includes('--no-floor'),
     write: !args.includes('--no-write'),
     pollMs: Number(opt('--poll-ms') ?? 200),
     timeoutMs: Number(opt('--timeout-s') ?? 1800) * 1000,
@@ -282,10 +333,15 @@ interface Service {
   url: string;
   child: ChildProcess;
   dataDir: string;
-  stop(): Promise<void>;
+  /** Stops the service; resolves to its log (serverless-offline's output, the functions' JSON lines). */
+  stop(): Promise<string>;
 }
 
-async function startService(target: 'postgres' | 'pglite', databaseUrl?: string): Promise<Service> {
+async function startService(
+  target: 'postgres' | 'pglite',
+  databaseUrl: string | undefined,
+  extraEnv: Record<string, string>,
+): Promise<Service> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `bench-e2e-${target}-`));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -298,6 +354,7 @@ async function startService(target: 'postgres' | 'pglite', databaseUrl?: string)
     SEED_USER_PASSWORD: 'bench-e2e-user-pw',
     // Its own esbuild folder: another `npm start` on this checkout builds into the default one.
     ESBUILD_WORK_FOLDER: `.esbuild-bench-e2e-${process.pid}`,
+    ...extraEnv,
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
@@ -332,14 +389,17 @@ async function startService(target: 'postgres' | 'pglite', databaseUrl?: string)
       }
       // The service log is kept for a look at what happened (the data folder goes).
       const kept = path.join(os.tmpdir(), `bench-e2e-${target}-service.log`);
+      let log = '';
       try {
-        writeFileSync(kept, readFileSync(path.join(dataDir, 'service.log')));
+        log = readFileSync(path.join(dataDir, 'service.log'), 'utf8');
+        writeFileSync(kept, log);
         console.log(`  service log: ${kept}`);
       } catch {
         // no log written
       }
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(path.join(root, env.ESBUILD_WORK_FOLDER!), { recursive: true, force: true });
+      return log;
     },
   };
 }
@@ -394,6 +454,37 @@ function peakRss(pid: number): number {
   return total;
 }
 
+/** One worker invocation's "worker memory" line (functions/workers/memory-probe.ts). */
+export interface WorkerMemory {
+  worker: string;
+  kind?: string;
+  jobId?: number;
+  shard?: number;
+  of?: number;
+  ms: number;
+  thread: number;
+  heapUsedMiB: number;
+  heapTotalMiB: number;
+  externalMiB: number;
+  arrayBuffersMiB: number;
+  processRssMiB: number;
+}
+
+/** The "worker memory" lines of a service log. */
+export function workerMemory(log: string): WorkerMemory[] {
+  const out: WorkerMemory[] = [];
+  for (const line of log.split('\n')) {
+    if (!line.includes('"worker memory"')) continue;
+    try {
+      const j = JSON.parse(line.slice(line.indexOf('{')));
+      if (j.message === 'worker memory') out.push(j as WorkerMemory);
+    } catch {
+      // a line cut by another writer
+    }
+  }
+  return out;
+}
+
 interface Latency {
   kind: 'status' | 'top100';
   phase: 'load' | 'detection';
@@ -403,6 +494,8 @@ interface Latency {
 
 export interface E2eResult {
   target: 'postgres' | 'pglite';
+  fanOut: FanOut;
+  workers: WorkerMemory[];
   sourceRows: number;
   series: number | null;
   anomalies: number | null;
@@ -426,6 +519,7 @@ export interface E2eResult {
 
 async function runTarget(
   target: 'postgres' | 'pglite',
+  fanOut: FanOut,
   source: Source,
   cube: Cube,
   o: Opts,
@@ -433,8 +527,13 @@ async function runTarget(
   const la0 = load1();
   const svcDb =
     target === 'postgres' ? await serverDatabase(process.env.DATABASE_URL!, 'bench_e2e_service') : undefined;
-  const svc = await startService(target, svcDb?.url);
+  const extraEnv: Record<string, string> = {};
+  if (fanOut.mode !== 'default') extraEnv.DETECTION_FAN_OUT = fanOut.mode;
+  if (fanOut.shardSize !== undefined) extraEnv.DETECTION_SHARD_SIZE = String(fanOut.shardSize);
+  const svc = await startService(target, svcDb?.url, extraEnv);
   const failures: string[] = [];
+  let result: Omit<E2eResult, 'workers'>;
+  let log = '';
   try {
     const anon = client(svc.url);
     const token = must(await anon('POST', '/api/v1/auth/token', ADMIN), 'signing in').accessToken;
@@ -561,8 +660,9 @@ async function runTarget(
     const after = await call('GET', `/api/v1/dataviews/${id}/status`).catch(() => undefined);
     const status = after?.body;
     peak = Math.max(peak, peakRss(svc.child.pid!));
-    return {
+    result = {
       target,
+      fanOut,
       sourceRows: cube.rows,
       series: loaded.detail?.series ?? null,
       anomalies: detected?.detail?.anomalies ?? status?.anomalies ?? null,
@@ -589,12 +689,56 @@ async function runTarget(
       loadAvg: [la0, load1()],
     };
   } finally {
-    await svc.stop();
+    log = await svc.stop();
     await svcDb?.drop();
   }
+  return { ...result, workers: workerMemory(log) };
 }
 
 // ---------------------------------------------------------------- report
+
+/** The run's name in the tables: the service database, and the fan-out setting when one was given. */
+function label(r: E2eResult): string {
+  const size =
+    r.fanOut.shardSize === undefined ? '' : `, ${r.fanOut.shardSize.toLocaleString('en-US')} series a shard`;
+  return r.fanOut.mode === 'default' ? `${r.target}${size}` : `${r.target}, fan-out ${r.fanOut.mode}${size}`;
+}
+
+const median = (xs: number[]) => stats(xs).p50;
+
+/** Memory per worker and the shard times, from the workers' "worker memory" lines. */
+function workerLines(r: E2eResult): string[] {
+  const out: string[] = [];
+  const proc = r.workers.filter((w) => w.worker === 'process');
+  const shards = proc.filter((w) => w.shard !== undefined);
+  const jobs = proc.filter((w) => w.shard === undefined);
+  const load = r.workers.filter((w) => w.worker === 'load');
+  const mem = (ws: WorkerMemory[]) => {
+    if (ws.length === 0) return '–';
+    const max = (k: keyof WorkerMemory) => Math.max(...ws.map((w) => Number(w[k])));
+    return `heap used ≤ ${max('heapUsedMiB')} MiB, heap reserved ≤ ${max('heapTotalMiB')} MiB, external ≤ ${max('externalMiB')} MiB (array buffers ≤ ${max('arrayBuffersMiB')} MiB)`;
+  };
+  const times = (ws: WorkerMemory[]) => {
+    const ms = ws.map((w) => w.ms);
+    return `${s1(Math.min(...ms))} / ${s1(median(ms))} / ${s1(Math.max(...ms))} s`;
+  };
+  if (load.length)
+    out.push(`  - load worker (${load.length} invocation${load.length > 1 ? 's' : ''}): ${mem(load)}`);
+  if (jobs.length)
+    out.push(
+      `  - process worker, job message${jobs.length > 1 ? 's' : ''} (${jobs.length}; ${times(jobs)} min / median / max): ${mem(jobs)}`,
+    );
+  if (shards.length) {
+    const threads = new Set(shards.map((w) => w.thread)).size;
+    out.push(
+      `  - process worker, shard messages (${shards.length} in ${threads} worker thread${threads > 1 ? 's' : ''}; ${times(shards)} min / median / max): ${mem(shards)}`,
+    );
+  }
+  const rss = Math.max(0, ...r.workers.map((w) => w.processRssMiB));
+  if (rss)
+    out.push(`  - serverless-offline's process (every thread): RSS ≤ ${rss} MiB as the workers saw it`);
+  return out;
+}
 
 function latencyRows(r: E2eResult): string[] {
   const out: string[] = [];
@@ -606,7 +750,7 @@ function latencyRows(r: E2eResult): string[] {
       const bad = r.latencies.filter((l) => l.phase === phase && l.kind === kind && l.status !== 200).length;
       const s = stats(xs);
       out.push(
-        `| ${r.target} | ${kind === 'status' ? 'GET status' : 'GET by-filter Top 100'} | during ${phase} | ${s.n} | ${bad} | ${s.p50.toFixed(0)} | ${s.p95.toFixed(0)} | ${s.max.toFixed(0)} |`,
+        `| ${label(r)} | ${kind === 'status' ? 'GET status' : 'GET by-filter Top 100'} | during ${phase} | ${s.n} | ${bad} | ${s.p50.toFixed(0)} | ${s.p95.toFixed(0)} | ${s.max.toFixed(0)} |`,
       );
     }
   return out;
@@ -625,41 +769,42 @@ function markdown(
     `Measured by \`npm run bench -- e2e --scale ${o.scale}\` (\`scripts/bench-e2e.ts\`) on ${date}: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ` +
       `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.env.DATABASE_URL ? 'PostgreSQL on the same machine (default settings), ' : ''}shared with other work; ` +
       `the load average (1 min) is given per run. Source: ${cube.rows.toLocaleString('en-US')} rows (${cube.seriesCount.toLocaleString('en-US')} series × ${cube.days} days; ` +
-      `${cube.leaves.length.toLocaleString('en-US')} leaves), written in ${s1(fillMs)} s; detectors ${DETECTORS.join(', ')} on their defaults. ` +
+      `${cube.leaves.length.toLocaleString('en-US')} leaves), written in ${s1(fillMs)} s; detectors ${DETECTORS.join(', ')} on their defaults; detection shard size 1,000 (the default) unless the run names another. ` +
       'Times from POST load, through HTTP to the service started as `npm start` does.',
     '',
     `Floor (same run, on the source server): COPY out + in of the source table ${s1(floor.copyMs)} s (${floor.copyHow}); bare GROUPING SETS over integer codes ${s1(floor.cubeMs)} s (${floor.cubeRows.toLocaleString('en-US')} rows); together ${s1(floorMs)} s.`,
     '',
-    '| service database | load finished (s) | detection finished (s) | first Top 100 (s) | load (s): read / build | load ÷ floor | detection + publish (s) | hierarchical 3 years (s) | series | anomalies | peak RSS (MiB) | load avg start / end |',
+    '| service database | load finished (s) | detection finished (s) | first Top 100 (s) | load (s): read / build | load ÷ floor | detection + publish (s) | hierarchical, whole span (s) | series | anomalies | peak RSS (MiB) | load avg start / end |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|',
     ...results.map(
       (r) =>
-        `| ${r.target} | ${s1(r.loadFinished)} | **${s1(r.detectionFinished)}** | ${s1(r.firstTop100)} | ${s1(r.loadMs)}: ${s1(r.streamMs)} / ${s1(r.buildMs)} | ${r.loadMs ? (r.loadMs / floorMs).toFixed(2) : '–'} | ${s1(r.detectionMs)} | ${s1(r.hierarchicalMs)} | ${r.series ?? '–'} | ${r.anomalies ?? '–'} | ${r.peakRssMiB.toFixed(0)} | ${r.loadAvg.join(' / ')} |`,
+        `| ${label(r)} | ${s1(r.loadFinished)} | **${s1(r.detectionFinished)}** | ${s1(r.firstTop100)} | ${s1(r.loadMs)}: ${s1(r.streamMs)} / ${s1(r.buildMs)} | ${r.loadMs ? (r.loadMs / floorMs).toFixed(2) : '–'} | ${s1(r.detectionMs)} | ${s1(r.hierarchicalMs)} | ${r.series ?? '–'} | ${r.anomalies ?? '–'} | ${r.peakRssMiB.toFixed(0)} | ${r.loadAvg.join(' / ')} |`,
     ),
     '',
     '| service database | query | while | calls | not 200 | p50 ms | p95 ms | max ms |',
     '|---|---|---|---:|---:|---:|---:|---:|',
     ...results.flatMap(latencyRows),
     '',
-    ...results.map(
-      (r) =>
-        `- ${r.target}: build steps ${JSON.stringify(r.buildSteps)}; detection ${JSON.stringify(
-          Object.fromEntries(
-            Object.entries(r.processDetail ?? {}).filter(
-              ([k, v]) => typeof v === 'number' || k.endsWith('Ms'),
-            ),
-          ),
-        )}${r.failures.length ? `; failures: ${r.failures.slice(0, 3).join(' | ')}` : ''}; after the jobs status answered ${r.after?.status ?? '–'} in ${r.after ? r.after.ms.toFixed(0) : '–'} ms.`,
-    ),
+    ...results.flatMap((r) => [
+      `- ${label(r)}: build steps ${JSON.stringify(r.buildSteps)}; detection ${JSON.stringify(
+        Object.fromEntries(
+          Object.entries(r.processDetail ?? {}).filter(([k, v]) => typeof v === 'number' || k.endsWith('Ms')),
+        ),
+      )}${r.failures.length ? `; failures: ${r.failures.slice(0, 3).join(' | ')}` : ''}; after the jobs status answered ${r.after?.status ?? '–'} in ${r.after ? r.after.ms.toFixed(0) : '–'} ms.`,
+      ...workerLines(r),
+    ]),
   ];
   return lines.join('\n');
 }
 
 /** One section per scale and service database set, so a PostgreSQL run and an embedded run both stay. */
-function writeSection(scale: string, targets: string[], text: string): void {
+function writeSection(scale: string, targets: string[], fanOut: FanOut[], text: string): void {
   const file = path.join(root, 'docs/performance.md');
   const doc = readFileSync(file, 'utf8');
-  const key = `${scale}-${targets.join('-')}`;
+  const fan = fanOut
+    .filter((f) => f.mode !== 'default' || f.shardSize !== undefined)
+    .map((f) => `${f.mode}${f.shardSize === undefined ? '' : `-${f.shardSize}`}`);
+  const key = `${scale}-${targets.join('-')}${fan.length ? `-fan-out-${fan.join('-')}` : ''}`;
   const start = `<!-- bench-e2e-${key}:start -->`;
   const end = `<!-- bench-e2e-${key}:end -->`;
   const section = `${start}\n### End to end: ${scale}, ${targets.map((t) => (t === 'pglite' ? 'embedded PGlite' : 'PostgreSQL')).join(' and ')}\n\n${text}\n${end}`;
@@ -684,23 +829,29 @@ export async function benchE2e(args: string[]): Promise<void> {
   try {
     const fillMs = await fillSource(source, cube);
     console.log(`source table written in ${s1(fillMs)} s`);
-    const floor = await measureFloor(source);
+    const floor = o.floor
+      ? await measureFloor(source)
+      : { copyMs: Number.NaN, copyHow: 'not measured', cubeMs: Number.NaN, cubeRows: 0 };
     console.log(
       `floor: COPY out + in ${s1(floor.copyMs)} s, bare GROUPING SETS over codes ${s1(floor.cubeMs)} s`,
     );
     const results: E2eResult[] = [];
-    for (const target of o.targets) {
-      console.log(`-- ${target}: starting the service…`);
-      const r = await runTarget(target, source, cube, o);
-      results.push(r);
-      console.log(
-        `${target}: load finished ${s1(r.loadFinished)} s, detection finished ${s1(r.detectionFinished)} s, first Top 100 ${s1(r.firstTop100)} s (load avg ${r.loadAvg.join(' → ')})`,
-      );
-      for (const f of r.failures) console.log(`  ! ${f}`);
-    }
+    for (const target of o.targets)
+      for (const fanOut of o.fanOut) {
+        console.log(
+          `-- ${target}, fan-out ${fanOut.mode}, shard size ${fanOut.shardSize ?? 'default'}: starting the service… (load average ${load1()})`,
+        );
+        const r = await runTarget(target, fanOut, source, cube, o);
+        results.push(r);
+        console.log(
+          `${label(r)}: load finished ${s1(r.loadFinished)} s, detection finished ${s1(r.detectionFinished)} s, first Top 100 ${s1(r.firstTop100)} s (load avg ${r.loadAvg.join(' → ')})`,
+        );
+        for (const f of r.failures) console.log(`  ! ${f}`);
+        for (const l of workerLines(r)) console.log(l);
+      }
     const text = markdown(o, cube, floor, results, fillMs);
     console.log(`\n${text}`);
-    if (o.write) writeSection(o.scale, o.targets, text);
+    if (o.write) writeSection(o.scale, o.targets, o.fanOut, text);
   } finally {
     await source.close();
     rmSync(dir, { recursive: true, force: true });

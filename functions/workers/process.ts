@@ -2,5 +2,6 @@
 import { workerHandlers } from '../../lib/app/workers';
 import { observed } from '../../lib/shared/observability';
 import { withWorkers } from '../container';
+import { withMemoryProbe } from './memory-probe';
 
-export const handler = observed(withWorkers(workerHandlers).process);
+export const handler = observed(withMemoryProbe('process', withWorkers(workerHandlers).process));
