@@ -70,9 +70,7 @@ export function buildPeerBaseline(
 
 /**
  * Number of children with a non-zero value (and source data, when presence is given) per day; with
- * `minLevels`, only the children that are material count: from when their mean over the 56 days before
- * reaches their level (the cardinality detector's minVolume in the child's units) until it falls
- * below half of it.
+ * `minLevels`, only the children that are material count (see isMaterial).
  */
 export function buildCardinalityBaseline(
   children: readonly Float64Array[],
@@ -85,31 +83,42 @@ export function buildCardinalityBaseline(
     const x = children[i];
     const present = presents?.[i];
     const minLevel = minLevels?.[i] ?? 0;
-    // Materiality: the child counts on a day (with or without data) only while it is material: from
-    // when the mean of its MATERIAL_DAYS days before (fewer in a view's first weeks, at least 7) reaches minLevel until it falls below half of
-    // it (so that a child near the level does not flicker in and out), so that a child selling a
-    // few rooms a week neither appears nor disappears.
-    let sum = 0;
-    let isMaterial = minLevel <= 0;
+    if (minLevel > 0 && !isMaterial(x, minLevel)) continue;
     for (let t = 0; t < n; t++) {
       const v = x[t];
-      if (minLevel > 0 && t >= MATERIAL_MIN_DAYS) {
-        // The days before, up to MATERIAL_DAYS (a young view judges on the weeks it has).
-        const mean = sum / Math.min(t, MATERIAL_DAYS);
-        if (isMaterial ? mean < minLevel / 2 : mean >= minLevel) isMaterial = !isMaterial;
-      }
-      const material = isMaterial;
-      if (material && v !== 0 && !Number.isNaN(v) && (present === undefined || present[t] !== 0)) counts[t]++;
-      if (minLevel > 0) {
-        if (!Number.isNaN(v)) sum += v;
-        if (t >= MATERIAL_DAYS) {
-          const old = x[t - MATERIAL_DAYS];
-          if (!Number.isNaN(old)) sum -= old;
-        }
-      }
+      if (v !== 0 && !Number.isNaN(v) && (present === undefined || present[t] !== 0)) counts[t]++;
     }
   }
   return counts;
+}
+
+/**
+ * Whether a child is material for cardinality: its mean over MATERIAL_DAYS days (counted from its
+ * first non-zero day; at least MATERIAL_MIN_DAYS of them) reaches `minLevel` somewhere in the series.
+ * A material child counts on every day it has a value, from its first (an opening is a new child on
+ * the day it opens; a closing, the days it has nothing); a child selling a few rooms a week never
+ * counts. Materiality is the child's, not the day's: a level that a child crosses as it grows or
+ * fades with the season is not a child appearing or disappearing.
+ */
+function isMaterial(x: Float64Array, minLevel: number): boolean {
+  const n = x.length;
+  let first = -1;
+  let sum = 0;
+  for (let t = 0; t < n; t++) {
+    const v = x[t];
+    if (first < 0) {
+      if (v === 0 || Number.isNaN(v)) continue;
+      first = t;
+    }
+    if (!Number.isNaN(v)) sum += v;
+    const days = t - first + 1;
+    if (days > MATERIAL_DAYS) {
+      const old = x[t - MATERIAL_DAYS];
+      if (!Number.isNaN(old)) sum -= old;
+    }
+    if (days >= MATERIAL_MIN_DAYS && sum / Math.min(days, MATERIAL_DAYS) >= minLevel) return true;
+  }
+  return false;
 }
 
 /** Days of a child's history that decide whether it is material for cardinality. */

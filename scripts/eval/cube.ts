@@ -182,6 +182,17 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
           movedShare(cube, inj, key, measure) >= 0.1,
       );
     });
+    if (
+      process.env.EVAL_DEBUG === sortBy ||
+      (process.env.EVAL_DEBUG && sortBy === 'SIN' && process.env.EVAL_DEBUG === '1')
+    )
+      records.slice(0, Number(process.env.EVAL_DEBUG_N ?? 25)).forEach((r, i) => {
+        const x = r as unknown as Record<string, unknown>;
+        const f = (v: unknown) => (typeof v === 'number' ? v.toFixed(2) : String(v));
+        console.error(
+          `${explained[i] ? ' ' : 'X'} ${i + 1} ${(r.types ?? [r.type]).join('+')} ${r.measure} ${keyText(keyOf(r.categories))} ${r.startDate}..${r.endDate} d=${x.duration} ch=${f(r.changePct)} sh=${f(x.sharePct)} sin=${f(x.sin)} rec=${x.recurrence}`,
+        );
+      });
     const count = (n: number) => explained.slice(0, n).filter(Boolean).length;
     // A record of the incomplete last day: it lies within the last 3 days and ends on the last day.
     const lastDay = fromEpochDay(cube.day0 + cube.days - 1);

@@ -42,6 +42,39 @@ function returnsToEarlier(
   return Math.abs(m2 - earlier) < Math.abs(m2 - m1) / 2;
 }
 
+/**
+ * Whether the change at `at` from m1 to m2 continues a drift: a modest step (at most DRIFT_MAX in
+ * log terms) that the segment before the one preceding the change (m0) already made at least half
+ * of, in the same direction. The series is on a slope (a season, a trend) rather than stepping to a
+ * new level: a step after a flat stretch (m1 ≈ m0) is a change point, and so is any large step.
+ */
+function continuesDrift(
+  input: RunInput,
+  ws: Workspace,
+  at: number,
+  m: number,
+  m1: number,
+  m2: number,
+): boolean {
+  const hi = at - m;
+  const lo = hi - m;
+  if (lo < input.start || !(m1 > 0) || !(m2 > 0)) return false;
+  const sum = ws.prefixA;
+  const cnt = input.special === null ? null : ws.prefixB;
+  const n = cnt === null ? m : cnt[hi] - cnt[lo];
+  if (n < m / 2) return false;
+  const m0 = (sum[hi] - sum[lo]) / n;
+  if (!(m0 > 0)) return false;
+  const step = Math.log(m2 / m1);
+  if (step === 0 || Math.abs(step) > DRIFT_MAX) return false;
+  return Math.log(m1 / m0) / step >= DRIFT_SHARE;
+}
+
+/** The share of a step that the step before it must have made for the two to be one drift. */
+const DRIFT_SHARE = 0.5;
+/** The largest step (log of the ratio of segment means, about ±22 %) that can be part of a drift. */
+const DRIFT_MAX = 0.2;
+
 export function segmentDays(minSegment: number): number {
   return Math.max(14, Math.round(minSegment / 7) * 7);
 }
@@ -88,6 +121,8 @@ export const changepoint: DetectorImpl<'changepoint'> = {
       const sign = z > 0 ? 1 : -1;
       // Back to the level of the weeks before the segment: the end of an excursion, not a new level.
       if (returnsToEarlier(input, ws, at, m, m1, m2)) return;
+      // A slope that carries on (a season, a trend): no step to a new level.
+      if (continuesDrift(input, ws, at, m, m1, m2)) return;
       if (prevSign !== 0 && sign !== prevSign && at >= prevStop - 7 && at < prevStop + m) {
         prevSign = 0;
         return;
@@ -113,7 +148,7 @@ export const changepoint: DetectorImpl<'changepoint'> = {
       const m2 = means[t];
       // Inside a run, a day that fails the size test ends it.
       const passes = shiftPasses(m1, m2, minRel);
-      const z = passes ? zScore(t, m, m1, m2, special !== null, ws) : 0;
+      const z = passes ? zScore(t, m, m1, m2, special !== null, ws, input.unit) : 0;
       const qualifies = passes && Math.abs(z) >= threshold;
       if (qualifies && (bestT < 0 || z > 0 === bestZ > 0)) {
         if (bestT < 0 || Math.abs(z) > Math.abs(bestZ)) {
@@ -140,9 +175,18 @@ export const changepoint: DetectorImpl<'changepoint'> = {
 
 /**
  * The shift's z-score at t: the difference of the segment means over the noise, which comes from
- * the week-over-week differences inside both segments (their prefix sums from segmentSums).
+ * the week-over-week differences inside both segments (their prefix sums from segmentSums), and is at
+ * least the Poisson noise of the events of a day at the level before.
  */
-function zScore(t: number, m: number, m1: number, m2: number, withSpecial: boolean, ws: Workspace): number {
+function zScore(
+  t: number,
+  m: number,
+  m1: number,
+  m2: number,
+  withSpecial: boolean,
+  ws: Workspace,
+  unit: number,
+): number {
   const cntX = ws.prefixB;
   const sumD = ws.prefixC;
   const cntD = ws.prefixD;
@@ -152,7 +196,9 @@ function zScore(t: number, m: number, m1: number, m2: number, withSpecial: boole
   const dCount = withSpecial ? cntD[t] - cntD[t - m + 7] + cntD[t + m] - cntD[t + 7] : 2 * (m - 7);
   const dSum = sumD[t] - sumD[t - m + 7] + sumD[t + m] - sumD[t + 7];
   let sigma = dCount > 0 ? (MEAN_ABS_TO_SIGMA * dSum) / dCount / Math.SQRT2 : 0;
-  const floor = 0.01 * Math.abs(m1) + 1e-9;
+  // At least 1 % of the level and the Poisson noise of a day's events (sqrt(expected events) × unit):
+  // a lucky fortnight of a series selling 50 suites a day is not a new level.
+  const floor = Math.max(0.01 * Math.abs(m1), Math.sqrt(Math.abs(m1) * unit)) + 1e-9;
   if (sigma < floor) sigma = floor;
   return (m2 - m1) / (sigma * Math.sqrt(1 / n1 + 1 / n2));
 }

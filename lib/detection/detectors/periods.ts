@@ -13,8 +13,9 @@ import type { Workspace } from '../workspace';
  * The noise of a period detector: the relative residuals (actual / predicted - 1) of the last
  * periods that were not flagged, the same comparison as the one judged. Their mean absolute value
  * (× 1.2533, a standard deviation for normal noise) is the scale; a period is unusual when its
- * residual exceeds `threshold` scales. The scale is at least 1 % and, for counts, 1 / sqrt(predicted)
- * (Poisson noise of the period's total).
+ * residual exceeds `threshold` scales. The scale is at least 1 % and the Poisson noise of the
+ * comparison: sqrt(unit / predicted) for the period's events, widened by that of its reference
+ * (the same events again for one reference period; a quarter of them for CW's mean of four weeks).
  */
 const NOISE_PERIODS = 12;
 const MIN_NOISE_PERIODS = 3;
@@ -53,6 +54,7 @@ class PeriodNoise {
     p: PeriodParams,
     daySigma: number,
     unit = 1,
+    referencePeriods = 1,
   ): number {
     if (days <= 0 || predicted / days < p.minVolume * unit || predicted <= 0) return 0;
     const flag = classifyPct(actual, predicted, p.percentualChange / 100);
@@ -60,7 +62,7 @@ class PeriodNoise {
     let judged = 0;
     if (this.size >= MIN_NOISE_PERIODS && flag !== 0) {
       let scale = (MEAN_ABS_TO_SIGMA * this.sum) / this.size;
-      const poisson = Math.sqrt(unit / predicted);
+      const poisson = Math.sqrt((unit * (1 + 1 / referencePeriods)) / predicted);
       if (scale < poisson) scale = poisson;
       // The series' own day noise summed over the period, on both sides of the comparison.
       const own = (daySigma * Math.sqrt(2 * days)) / predicted;
@@ -331,7 +333,7 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
       actual += x[t];
       predicted += (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
     }
-    const judged = noise.judge(actual, predicted, stop - a, p, input.daySigma, input.unit);
+    const judged = noise.judge(actual, predicted, stop - a, p, input.daySigma, input.unit, 4);
     // The same change seen again against a reference that still holds the old level (see above).
     const flag = judged !== 0 && judged === lastJudged && j === lastJ + 1 ? 0 : judged;
     lastJudged = judged;

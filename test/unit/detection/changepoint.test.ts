@@ -100,14 +100,48 @@ describe('changepoint', () => {
     expect(detectSeries(series(noisy(values)), [{ type: 'changepoint' }])).toHaveLength(1);
   });
 
+  it('holds a shift to the Poisson noise of the events: a lucky fortnight of 50 a day is not a new level', () => {
+    // 50 a day (Poisson noise 7): +25 % over two weeks would be 9 standard errors of a smooth series,
+    // 3.5 of the events' own noise.
+    const values = flat(140, 50);
+    values.fill(62.5, 70);
+    expect(detectSeries(series(noisy(values, 0.5)), [{ type: 'changepoint' }])).toEqual([]);
+    // The same shift in a series of 5,000 a day is one.
+    expect(
+      detectSeries(
+        series(
+          noisy(
+            values.map((v) => v * 100),
+            0.5,
+          ),
+        ),
+        [{ type: 'changepoint' }],
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('does not take a step that continues a slope (a season) for a new level; one after a flat stretch is', () => {
+    // 10,000 a day rising 0.5 % a day: every fortnight ~7 % above the one before.
+    const slope = Float64Array.from({ length: 200 }, (_, t) => 10_000 * 1.005 ** t);
+    expect(
+      detectSeries(series(noisy(slope, 0.5)), [{ type: 'changepoint', params: { minChangePct: 5 } }]),
+    ).toEqual([]);
+    const step = flat(200, 10_000);
+    step.fill(10_700, 100);
+    expect(
+      detectSeries(series(noisy(step, 0.5)), [{ type: 'changepoint', params: { minChangePct: 5 } }]),
+    ).toHaveLength(1);
+  });
+
   it('does not mistake a one-day spike for a change of level', () => {
     const values = withDays(noisy(flat(140, 100)), { 70: 300 });
     expect(detectSeries(series(values), [{ type: 'changepoint' }])).toEqual([]);
   });
 
   it('ignores shifts below minChangePct', () => {
-    const values = flat(140, 100);
-    values.fill(115, 70);
+    // A level of 10,000 events a day: Poisson noise 1 %, far below the 15 % step.
+    const values = flat(140, 10_000);
+    values.fill(11_500, 70);
     expect(detectSeries(series(noisy(values, 0.5)), [{ type: 'changepoint' }])).toEqual([]);
     expect(
       detectSeries(series(noisy(values, 0.5)), [{ type: 'changepoint', params: { minChangePct: 10 } }]),

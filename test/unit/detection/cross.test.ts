@@ -99,14 +99,26 @@ describe('cardinality', () => {
     // A sparse child: 1 on every third day.
     const sparse = Float64Array.from({ length: 120 }, (_, t) => (t % 3 === 0 ? 1 : 0));
     const counts = buildCardinalityBaseline([material, sparse], undefined, [10, 10]);
-    // Material from day 7 (the mean of the days before, up to 56, reaches 10); the sparse child never.
-    expect(Array.from(counts.subarray(0, 10))).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 1, 1]);
+    // Material (its mean reaches 10), so it counts from its first day; the sparse child never.
+    expect(Array.from(counts.subarray(0, 10))).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     expect(Math.max(...counts)).toBe(1);
-    // A material child that stops still counts as gone on the days it has nothing (it stays material
-    // until its mean falls below half of the level).
+    // A material child that stops counts as gone on the days it has nothing.
     material.fill(0, 100, 105);
     const gone = buildCardinalityBaseline([material, sparse], undefined, [10, 10]);
     expect(Array.from(gone.subarray(99, 106))).toEqual([1, 0, 0, 0, 0, 0, 1]);
+  });
+
+  it('a child growing across the material level counted all along; one that opens counts from its first day', () => {
+    // 6 a day for 100 days, then 14: material (its mean reaches 10), above half of it throughout.
+    const growing = Float64Array.from({ length: 200 }, (_, t) => (t < 100 ? 6 : 14));
+    const opening = Float64Array.from({ length: 200 }, (_, t) => (t < 150 ? 0 : 20));
+    const counts = buildCardinalityBaseline([growing, opening], undefined, [10, 10]);
+    expect(Array.from(counts.subarray(95, 105))).toEqual(Array(10).fill(1));
+    expect(Array.from(counts.subarray(148, 152))).toEqual([1, 1, 2, 2]);
+    // Fading to 2 a day: still the same child on the days it has a value.
+    const fading = Float64Array.from({ length: 200 }, (_, t) => (t < 100 ? 20 : 2));
+    const faded = buildCardinalityBaseline([fading], undefined, [10]);
+    expect(faded[199]).toBe(1);
   });
 
   it('flags a parent when one of its five children disappears, for adaptAfterDays days', () => {

@@ -22,14 +22,15 @@ describe('spike', () => {
   });
 
   it('takes two days in a row beyond threshold / sqrt(2) as one anomaly, and one such day alone as noise', () => {
-    // A count of 100 a day: Poisson noise 10, so 70 is 3 noise units (below 3.5, above 2.47).
-    const twice = withDays(noisy(flat(80, 100)), { 60: 70, 61: 70 });
+    // A count of 100 a day: Poisson noise 10 for the day and 6 for its expectation (a mean of weeks),
+    // 11.7 together, so 67 is 2.8 noise units (below 3.5, above 2.47).
+    const twice = withDays(noisy(flat(80, 100)), { 60: 67, 61: 67 });
     const pair = detectSeries(series(twice), [{ type: 'spike' }]);
     expect(pair.map((a) => [a.startDate, a.duration, a.result])).toEqual([[dateOf(60), 2, 'Negative']]);
-    const once = withDays(noisy(flat(80, 100)), { 60: 70 });
+    const once = withDays(noisy(flat(80, 100)), { 60: 67 });
     expect(detectSeries(series(once), [{ type: 'spike' }])).toEqual([]);
     // Two such days of opposite directions are not a pair.
-    const opposite = withDays(noisy(flat(80, 100)), { 60: 70, 61: 130 });
+    const opposite = withDays(noisy(flat(80, 100)), { 60: 67, 61: 133 });
     expect(detectSeries(series(opposite), [{ type: 'spike' }])).toEqual([]);
   });
 
