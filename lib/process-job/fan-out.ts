@@ -8,10 +8,11 @@
 import { sql } from 'drizzle-orm';
 import type { Container } from '../app/container';
 import type { Database } from '../db/database';
-import { dropStage, stageTable } from './anomaly-store';
+import { dropStage, MEASURES, type Measure, stageTable } from './anomaly-store';
 import {
   type DetectionDeps,
   detectShard,
+  type PlanFindings,
   planRun,
   prepareRun,
   publishRun,
@@ -58,6 +59,9 @@ export async function startFanOut(c: Container, job: JobRow, plan: RunPlan): Pro
       // Shard workers cut the series as the coordinator did, whatever their own setting says.
       shardSize: c.config.detection.shardSize,
       fingerprint: plan.layout.fingerprint,
+      // What the plan found in the data: the shards (same fingerprint) take it instead of looking again.
+      incompleteDays: plan.incompleteDays,
+      measures: plan.measures,
       shardsDone: [],
     });
     for (let index = 0; index < count; index++) {
@@ -74,6 +78,25 @@ export async function startFanOut(c: Container, job: JobRow, plan: RunPlan): Pro
 
 class AlreadyCounted extends Error {}
 
+/** The coordinator's findings in a job detail, when it holds them whole and valid (else the shard looks again). */
+export function knownFindings(detail: {
+  incompleteDays?: unknown;
+  measures?: unknown;
+}): PlanFindings | undefined {
+  const { incompleteDays, measures } = detail;
+  if (typeof incompleteDays !== 'number' || !Number.isInteger(incompleteDays) || incompleteDays < 0)
+    return undefined;
+  if (
+    !Array.isArray(measures) ||
+    measures.length === 0 ||
+    measures[0] !== 'value' ||
+    !measures.every((m) => MEASURES.includes(m)) ||
+    new Set(measures).size !== measures.length
+  )
+    return undefined;
+  return { incompleteDays, measures: measures as Measure[] };
+}
+
 /** One shard message: detect and append; the detail of the finished run when this shard was the last. */
 export async function runFanOutShard(
   c: Container,
@@ -83,8 +106,19 @@ export async function runFanOutShard(
 ): Promise<Record<string, unknown> | undefined> {
   const log = logger.child({ jobId: job.id, shard: shard.index, of: shard.count });
   const view = await readDeployedView(systemCaller(), c.db, job.dataViewId);
-  const detail = job.detail as { fingerprint?: string; shardsDone?: number[]; shardSize?: number };
-  const plan = await planRun(c.db, view, detail.shardSize ?? c.config.detection.shardSize);
+  const detail = job.detail as {
+    fingerprint?: string;
+    shardsDone?: number[];
+    shardSize?: number;
+    incompleteDays?: number;
+    measures?: Measure[];
+  };
+  const plan = await planRun(
+    c.db,
+    view,
+    detail.shardSize ?? c.config.detection.shardSize,
+    knownFindings(detail),
+  );
   if (plan.layout.fingerprint !== detail.fingerprint || plan.shards.length !== shard.count) {
     // A load committed since the plan: the whole run starts again from the job's own message.
     log.info('the data of the view changed during detection; the process job runs again');

@@ -132,8 +132,20 @@ async function countVaries(db: Database, schema: string, rootId: number | null):
   return r?.v === true;
 }
 
-/** Reads the layout and plans the shards; the same data gives the same plan (fan-out relies on it). */
-export async function planRun(db: Database, view: DataViewRecord, shardSize: number): Promise<RunPlan> {
+/** What planRun finds in the data beyond the layout; a fanned-out run's shards take it from the coordinator's plan. */
+export type PlanFindings = Pick<RunPlan, 'incompleteDays' | 'measures'>;
+
+/**
+ * Reads the layout and plans the shards; the same data gives the same plan (fan-out relies on it).
+ * `known`: the incomplete days and measures of a plan made over the same data (the same layout
+ * fingerprint), which are then not looked for again (a scan of the view's newest days, the root series).
+ */
+export async function planRun(
+  db: Database,
+  view: DataViewRecord,
+  shardSize: number,
+  known?: PlanFindings,
+): Promise<RunPlan> {
   const def = view.definition;
   const detectors = viewDetectors(def);
   const schema = view.schema;
@@ -141,7 +153,10 @@ export async function planRun(db: Database, view: DataViewRecord, shardSize: num
   const ctx = detectionContext(def.analysis, layout.dayIndex0, layout.days);
   const active = layout.days > 0 && detectors.length > 0;
   let incompleteDays = 0;
-  if (active && layout.rootId !== null) {
+  if (active && known !== undefined) {
+    incompleteDays = known.incompleteDays;
+    ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
+  } else if (active && layout.rootId !== null) {
     const root = await readSeriesBlock(db, schema, [layout.rootId], layout.dayIndex0, layout.days);
     const end = Math.max(0, layout.days - Math.max(0, ctx.ignoreLastNDays ?? 0));
     const present = await presentPerDay(db, schema, layout.dayIndex0, layout.days, end - 3 - 7 * 4);
@@ -157,7 +172,13 @@ export async function planRun(db: Database, view: DataViewRecord, shardSize: num
     ctx,
     shards: active ? planShards(layout.groups, shardSize) : [],
     cross: detectors.some((d) => CROSS_TYPES.includes(d.resolved.type)),
-    measures: active && (await countVaries(db, schema, layout.rootId)) ? ['value', 'count'] : ['value'],
+    measures: !active
+      ? ['value']
+      : known !== undefined
+        ? [...known.measures]
+        : (await countVaries(db, schema, layout.rootId))
+          ? ['value', 'count']
+          : ['value'],
     incompleteDays,
   };
 }
