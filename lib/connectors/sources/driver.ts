@@ -6,6 +6,11 @@ export type Row = Record<string, unknown>;
 export interface QueryOptions {
   /** Server-side bound of one statement (one round trip of a cursor). */
   statementTimeoutMs?: number;
+  /**
+   * The whole result is read (a load's stream), not a preview: a driver may use its bulk protocol
+   * (pgsql: COPY … TO STDOUT) and bound the statement as a whole.
+   */
+  bulk?: boolean;
 }
 
 /** A running query. */

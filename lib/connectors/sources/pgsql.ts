@@ -2,7 +2,11 @@
  * PostgreSQL adapter on postgres.js: a server-side portal read in batches (`cursor`), inside a READ ONLY
  * transaction with a server-side `statement_timeout`, rolled back at the end. The extended protocol takes one
  * statement per query, so `SELECT 1; DELETE …` is refused by the server.
+ * A load's whole-result read (`bulk`) goes through `COPY (query) TO STDOUT` (text format) on a real
+ * PostgreSQL server, parsed here into the rows the cursor gives (same postgres.js type parsers); a
+ * statement that COPY does not take, and PGlite, fall back to the cursor.
  */
+import { StringDecoder } from 'node:string_decoder';
 import type { PgConfig } from '../conn-string/index';
 import type { ColumnInfo } from '../source-port';
 import type { Driver, DriverCursor, DriverSession, QueryOptions, Row } from './driver';
@@ -64,10 +68,106 @@ export function postgresOptions(config: PgConfig, timeoutMs: number): PgOptions 
   } as unknown as PgOptions;
 }
 
+/**
+ * The COPY statement of a bulk read is bounded server-side as a whole (a cursor's bound is per fetch):
+ * this many times the per-round-trip bound. The runner still bounds every batch client-side.
+ */
+export const BULK_TIMEOUT_FACTOR = 6;
+
+/** A result column as postgres.js describes it: `parser` is the type parser the cursor would apply. */
+export interface CopyColumn {
+  name: string;
+  type: number;
+  parser?: ((text: string) => unknown) & { array?: boolean };
+}
+
+const ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/** One field of COPY's text format, backslash sequences undone (the server writes \\ \b \f \n \r \t \v). */
+function unescapeCopy(f: string): string {
+  return f.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|[\s\S])/g, (_, e: string) => {
+    if (e.length > 1 && e[0] === 'x') return String.fromCharCode(Number.parseInt(e.slice(1), 16));
+    if (e >= '0' && e <= '7') return String.fromCharCode(Number.parseInt(e, 8));
+    return ESCAPES[e] ?? e;
+  });
+}
+
+/**
+ * Turns the text of `COPY … TO STDOUT` (default text format: tab-separated, `\N` for NULL) into rows
+ * keyed and typed as postgres.js gives a cursor's rows. Feed decoded text in any pieces with `push`;
+ * `end` returns what a last line without its newline holds.
+ */
+export function copyTextParser(columns: ReadonlyArray<CopyColumn>) {
+  const n = columns.length;
+  const names = columns.map((c) => c.name);
+  const parsers = columns.map((c) => c.parser);
+  let rest = '';
+  const field = (f: string, i: number): unknown => {
+    if (f === '\\N') return null;
+    const text = f.indexOf('\\') >= 0 ? unescapeCopy(f) : f;
+    const parse = parsers[i];
+    if (parse === undefined) return text;
+    // postgres.js hands an array parser the text without its opening brace (connection.js DataRow).
+    return parse.array === true ? parse(text.slice(1)) : parse(text);
+  };
+  const lines = (buf: string, out: Row[], final: boolean) => {
+    let pos = 0;
+    const len = buf.length;
+    while (pos < len) {
+      let nl = buf.indexOf('\n', pos);
+      if (nl < 0) {
+        if (!final) break;
+        nl = len;
+      }
+      const row: Row = {};
+      let start = pos;
+      for (let i = 0; i < n; i++) {
+        let end = i === n - 1 ? nl : buf.indexOf('\t', start);
+        if (end < 0 || end > nl) end = nl;
+        row[names[i]] = field(buf.slice(start, end), i);
+        start = end + 1;
+      }
+      out.push(row);
+      pos = nl + 1;
+    }
+    return pos >= len ? '' : buf.slice(pos);
+  };
+  return {
+    push(text: string, out: Row[]): void {
+      rest = lines(rest.length ? rest + text : text, out, false);
+    },
+    end(out: Row[]): void {
+      if (rest.length) lines(rest, out, true);
+      rest = '';
+    },
+  };
+}
+
+/** A statement as the body of COPY ( … ): without trailing semicolons and whitespace. */
+function copyBody(text: string): string {
+  return text.replace(/[\s;]+$/, '');
+}
+
+/**
+ * postgres.js pauses the socket when a COPY stream's buffer is full and resumes it only from the stream's
+ * `read()`; when CopyDone arrives in the same socket chunk, the stream ends with the socket still paused
+ * and the connection never reads another answer (the next statement hangs: porsager/postgres#499, #917).
+ * The stream's own `_read` is that resume; it is called once the stream is done or given up.
+ */
+function resumeSocket(stream: unknown): void {
+  const read = (stream as { _read?: (size: number) => void } | undefined)?._read;
+  if (typeof read === 'function') read.call(stream, 0);
+}
+
 class PgSession implements DriverSession {
+  /** Whether the server streams COPY TO STDOUT (PGlite does not); known after the first bulk read. */
+  private copyable: boolean | undefined;
+  /** A COPY given up mid-stream leaves the connection mid-answer: it is closed, the next query reconnects. */
+  private dropped = false;
   constructor(
-    private readonly pool: Sql,
-    private readonly sql: ReservedSql,
+    private pool: Sql,
+    private sql: ReservedSql,
+    private readonly reopen: () => Promise<{ pool: Sql; sql: ReservedSql }>,
   ) {}
 
   async query(
@@ -76,6 +176,10 @@ class PgSession implements DriverSession {
     signal: AbortSignal,
     options: QueryOptions = {},
   ): Promise<DriverCursor> {
+    if (this.dropped) {
+      ({ pool: this.pool, sql: this.sql } = await this.reopen());
+      this.dropped = false;
+    }
     const sql = this.sql;
     await sql.unsafe('BEGIN TRANSACTION READ ONLY');
     let open = true;
@@ -92,6 +196,10 @@ class PgSession implements DriverSession {
     } catch (e) {
       await end();
       throw e;
+    }
+    if (options.bulk) {
+      const copied = await this.copyCursor(text, batchSize, signal, end, options.statementTimeoutMs);
+      if (copied) return copied;
     }
     const q = sql.unsafe(text);
     const it = q.cursor(batchSize)[Symbol.asyncIterator]();
@@ -126,6 +234,117 @@ class PgSession implements DriverSession {
     };
   }
 
+  /**
+   * The rows of `text` through COPY TO STDOUT, or undefined when COPY does not take the statement (the
+   * transaction is back where it was, for the cursor to run it and report its own error).
+   */
+  private async copyCursor(
+    text: string,
+    batchSize: number,
+    signal: AbortSignal,
+    end: () => Promise<void>,
+    statementTimeoutMs: number | undefined,
+  ): Promise<DriverCursor | undefined> {
+    const sql = this.sql;
+    this.copyable ??= await sql
+      .unsafe('SELECT version() AS v')
+      .then((r) => !/PGlite/i.test(String(r[0]?.v ?? '')))
+      .catch(() => false);
+    if (!this.copyable) return undefined;
+    await sql.unsafe('SAVEPOINT bulk_read');
+    let described: CopyColumn[];
+    let q: ReturnType<ReservedSql['unsafe']>;
+    let stream: NodeJS.ReadableStream;
+    try {
+      // Parsed alone first: the text is one statement, so wrapped in COPY ( … ) it stays one query and
+      // cannot close the parenthesis to reach COPY's own options (TO PROGRAM, TO 'file').
+      described = ((await sql.unsafe(text).describe()).columns ?? []) as unknown as CopyColumn[];
+      if (statementTimeoutMs)
+        await sql.unsafe(
+          `SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(statementTimeoutMs * BULK_TIMEOUT_FACTOR))}`,
+        );
+      q = sql.unsafe(`COPY (\n${copyBody(text)}\n) TO STDOUT`);
+      // postgres.js destroys the stream with the statement's error, on the next tick: when the whole
+      // answer came in one socket chunk that is before this code holds the stream, and an 'error' event
+      // nobody listens to is thrown. The listener goes on as postgres.js hands the stream out; the
+      // iterator below still sees the error (the stream is destroyed with it).
+      const handOut = q as unknown as { resolve: (x: unknown) => void };
+      const resolve = handOut.resolve;
+      handOut.resolve = (x) => {
+        if (x && typeof (x as NodeJS.ReadableStream).on === 'function')
+          (x as NodeJS.ReadableStream).on('error', () => {});
+        resolve(x);
+      };
+      const opened = q.readable();
+      // readable() switches to the simple protocol, which would take several statements: back to the
+      // extended one (Parse/Bind/Execute: one statement), which streams COPY the same way.
+      (q as unknown as { options: { simple: boolean } }).options.simple = false;
+      stream = (await opened) as unknown as NodeJS.ReadableStream;
+    } catch {
+      await sql.unsafe('ROLLBACK TO SAVEPOINT bulk_read');
+      return undefined;
+    }
+    const columns = columnsOf(described);
+    const parser = copyTextParser(described);
+    const decoder = new StringDecoder('utf8');
+    const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let pending: Row[] = [];
+    let done = false;
+    const onAbort = () => void Promise.resolve(q.cancel()).catch(() => {});
+    signal.addEventListener('abort', onAbort, { once: true });
+    const finish = async () => {
+      signal.removeEventListener('abort', onAbort);
+      await end();
+    };
+    const session = this;
+    return {
+      async next() {
+        while (!done && pending.length < batchSize) {
+          let r: IteratorResult<Buffer>;
+          try {
+            r = await it.next();
+          } catch (e) {
+            done = true;
+            resumeSocket(stream);
+            throw e;
+          }
+          if (r.done) {
+            done = true;
+            resumeSocket(stream);
+            parser.push(decoder.end(), pending);
+            parser.end(pending);
+            break;
+          }
+          parser.push(decoder.write(r.value), pending);
+        }
+        if (pending.length === 0) {
+          await finish();
+          return undefined;
+        }
+        if (pending.length <= batchSize) {
+          const batch = pending;
+          pending = [];
+          return batch;
+        }
+        const batch = pending.slice(0, batchSize);
+        pending = pending.slice(batchSize);
+        return batch;
+      },
+      async columns() {
+        return columns;
+      },
+      async cancel() {
+        if (done) return finish();
+        // Given up mid-stream: closing the connection stops the COPY on the server (a cancel request
+        // could race with the statements that follow on a reused connection); the next query reconnects.
+        done = true;
+        signal.removeEventListener('abort', onAbort);
+        session.dropped = true;
+        await session.pool.end({ timeout: 0 }).catch(() => {});
+      },
+    };
+  }
+
   async close(): Promise<void> {
     this.sql.release();
     await this.pool.end({ timeout: 0 }).catch(() => {});
@@ -142,7 +361,11 @@ export function pgsqlDriver(config: PgConfig): Driver {
       const onAbort = () => void pool.end({ timeout: 0 }).catch(() => {});
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        return new PgSession(pool, await pool.reserve());
+        const reopen = async () => {
+          const p = postgres(postgresOptions(config, timeoutMs));
+          return { pool: p, sql: await p.reserve() };
+        };
+        return new PgSession(pool, await pool.reserve(), reopen);
       } catch (e) {
         await pool.end({ timeout: 0 }).catch(() => {});
         throw e;

@@ -131,6 +131,7 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
     ms: number,
     signal: AbortSignal | undefined,
     what: string,
+    bulk = false,
   ) {
     const s = await connect(Math.min(o.timeoutMs, ms), signal);
     const { ac, unlink } = linked(signal, what);
@@ -140,7 +141,7 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
     let cursor: DriverCursor;
     try {
       cursor = await bound(
-        s.query(sql, batchSize, ac.signal, { statementTimeoutMs: ms }),
+        s.query(sql, batchSize, ac.signal, { statementTimeoutMs: ms, bulk }),
         (c) => void c.cancel(),
       );
     } catch (e) {
@@ -203,7 +204,7 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
       const batchSize = Math.floor(opts.batchSize);
       if (!(batchSize >= 1)) throw new RangeError('batchSize must be at least 1');
       if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
-      const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query');
+      const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query', true);
       let failed = false;
       try {
         for (;;) {

@@ -155,6 +155,10 @@ export function pgsqlContract(label: string, start: () => Promise<PgTarget>) {
         for await (const _ of src.stream(`delete from ${table} returning day`, { batchSize: 10 })) void _;
       })();
       await expect(streamed).rejects.toThrow(/read-only transaction/);
+      const twice = (async () => {
+        for await (const _ of src.stream(`select 1 as one; delete from ${table}`, { batchSize: 10 })) void _;
+      })();
+      await expect(twice).rejects.toThrow(/multiple commands/);
       expect(await target.exec(`select count(*)::int as n from ${table}`)).toEqual([{ n: ROWS }]);
       const settings = await src.preview(
         "select current_setting('transaction_read_only') as ro, current_setting('statement_timeout') as timeout",
