@@ -148,3 +148,119 @@ export function checkRow(
   });
   return { day, categories, value, cnt };
 }
+
+/** What codeBatch needs of the dictionary (lib/pipeline/stage.ts Dictionary). */
+export interface Coder {
+  code(i: number, value: string): number;
+}
+
+/** Coded rows, column by column (lib/pipeline/stage.ts CodedBatch). */
+export interface CodedColumns {
+  days: number[];
+  codes: number[][];
+  values: number[];
+  cnts: number[];
+}
+
+/**
+ * Checks every row of `batch` (numbered from `first + 1`) and appends it, coded, to `out`; throws the
+ * first bad row's problem exactly as checkRow does. The common row (an integer day, numbers or numeric
+ * text, text categories) is checked inline without allocating; any other row goes through checkRow,
+ * which either throws its problem or returns the values it accepts (a bigint day, say).
+ */
+export function codeBatch(
+  batch: SourceRow[],
+  map: ColumnMap,
+  shape: RowShape,
+  dict: Coder,
+  out: CodedColumns,
+  first: number,
+  query = 'load query',
+): void {
+  const dateKey = map.date;
+  const valueKey = map.value;
+  const countKey = map.count;
+  const catKeys = map.categories;
+  const nc = catKeys.length;
+  const { days, codes, values, cnts } = out;
+  // Source rows often repeat the day and category values of the row before: skip the lookups then.
+  let lastDay = -1;
+  const lastValue: Array<string | undefined> = new Array(nc).fill(undefined);
+  const lastCode: number[] = new Array(nc).fill(0);
+  const rowCodes: number[] = new Array(nc).fill(0);
+  for (let r = 0; r < batch.length; r++) {
+    const raw = batch[r];
+    const rowNumber = first + r + 1;
+    const d = raw[dateKey];
+    const v = raw[valueKey];
+    const c = countKey === undefined ? 0 : raw[countKey];
+    let ok = typeof d === 'number' && (d === lastDay || typeof toDay(d) === 'number');
+    let value = 0;
+    let cnt = 0;
+    if (ok) {
+      if (typeof v === 'number' && v - v === 0) value = v;
+      else {
+        const m = v === null || v === undefined ? undefined : toMeasure(v);
+        if (m === undefined) ok = false;
+        else value = m;
+      }
+    }
+    if (ok) {
+      if (typeof c === 'number' && c - c === 0) cnt = c;
+      else {
+        const m = c === null || c === undefined ? undefined : toMeasure(c);
+        if (m === undefined) ok = false;
+        else cnt = m;
+      }
+    }
+    if (ok) {
+      for (let i = 0; i < nc; i++) {
+        const s = raw[catKeys[i]];
+        if (typeof s !== 'string') {
+          ok = false;
+          break;
+        }
+        if (s !== lastValue[i]) {
+          lastValue[i] = s;
+          lastCode[i] = dict.code(i, s);
+        }
+        rowCodes[i] = lastCode[i];
+      }
+    }
+    if (!ok) {
+      // Throws the row's problem, or gives the values checkRow accepts beyond the inline path.
+      const checked = checkRow(raw, map, shape, rowNumber, query);
+      days.push(checked.day);
+      for (let i = 0; i < nc; i++) codes[i].push(dict.code(i, checked.categories[i]));
+      values.push(checked.value);
+      cnts.push(checked.cnt);
+      continue;
+    }
+    lastDay = d as number;
+    days.push(lastDay);
+    for (let i = 0; i < nc; i++) codes[i].push(rowCodes[i]);
+    values.push(value);
+    cnts.push(cnt);
+  }
+}
+
+/**
+ * Adds a batch's days to the load's tally (rows per day) and returns the smallest day seen so far;
+ * runs of one day (sources sorted by day) cost one lookup.
+ */
+export function tallyDays(
+  days: number[],
+  dayRows: Map<number, number>,
+  minDay: number | null,
+): number | null {
+  let min = minDay;
+  for (let i = 0; i < days.length; ) {
+    const d = days[i];
+    let j = i + 1;
+    while (j < days.length && days[j] === d) j++;
+    dayRows.set(d, (dayRows.get(d) ?? 0) + (j - i));
+    if (min === null || d < min) min = d;
+    i = j;
+  }
+  return min;
+}
