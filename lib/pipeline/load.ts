@@ -32,7 +32,7 @@ import {
   CHUNKED_STATISTICS_TARGET,
   swapSeries,
 } from './build-series';
-import { type ColumnMap, checkRow, resolveColumns, type RowShape } from './rows';
+import { type ColumnMap, codeBatch, resolveColumns, type RowShape, tallyDays } from './rows';
 import type { OpenSource } from './source';
 import {
   appendStage,
@@ -169,7 +169,6 @@ async function stageRows(
   let map: ColumnMap | undefined;
   let rows = 0;
   let minDay: number | null = null;
-  const days = new Set<number>();
   const dayRows = new Map<number, number>();
   const source = await deps.openSource(def.source.connector);
   // One insert in flight while the next batch is read and checked: source and service database work at once.
@@ -179,16 +178,9 @@ async function stageRows(
       if (batch.length === 0) continue;
       map ??= resolveColumns(shape, Object.keys(batch[0]), query.name);
       const coded: CodedBatch = emptyBatch(shape.categories.length);
-      for (const raw of batch) {
-        const r = checkRow(raw, map, shape, ++rows, query.name);
-        coded.days.push(r.day);
-        for (let i = 0; i < r.categories.length; i++) coded.codes[i].push(dict.code(i, r.categories[i]));
-        coded.values.push(r.value);
-        coded.cnts.push(r.cnt);
-        if (minDay === null || r.day < minDay) minDay = r.day;
-        days.add(r.day);
-        dayRows.set(r.day, (dayRows.get(r.day) ?? 0) + 1);
-      }
+      codeBatch(batch, map, shape, dict, coded, rows, query.name);
+      rows += batch.length;
+      minDay = tallyDays(coded.days, dayRows, minDay);
       await inFlight;
       const read = rows;
       const staging = appendInParts(deps.db, schema, dataset, coded, appendRows);
@@ -204,7 +196,7 @@ async function stageRows(
     await inFlight.catch(() => {});
     await source.close().catch(() => {});
   }
-  return { rows, minDay, days, dayRows };
+  return { rows, minDay, days: new Set(dayRows.keys()), dayRows };
 }
 
 interface Staged {
