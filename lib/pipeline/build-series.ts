@@ -39,9 +39,11 @@ export interface BuildStats {
   lastDay: number | null;
   /** Milliseconds per step, for the job detail and the benchmark. */
   steps: Record<string, number>;
-  /** Chunked builds: the statements run and the longest one (ms). */
+  /** Chunked builds: the statements run, the longest one (ms) and its step, and how many took LONG_STATEMENT_MS or more. */
   statements?: number;
   longestMs?: number;
+  longestStep?: string;
+  longStatements?: number;
 }
 
 /** How long one statement of a chunked build should take (ms): what another query may wait on PGlite. */
@@ -64,11 +66,18 @@ export interface BuildOptions {
   days?: Array<{ day: number; rows: number }>;
   /** Target duration of a chunk's statement (ms; default CHUNK_TARGET_MS). */
   targetMs?: number;
+  /** Fixed rows per chunk instead of sizing by time (tests: 1 makes every day and series a statement). */
+  chunkRows?: number;
   /** Checked between statements of a chunked build. */
   signal?: AbortSignal;
   /** Called at the start of each step (tests observe the build with it). */
   onStep?: (step: string) => Promise<void> | void;
+  /** Called after a statement of LONG_STATEMENT_MS or more (its step, duration and text). */
+  onLongStatement?: (step: string, ms: number, text: string) => void;
 }
+
+/** A build statement this long (ms) is counted and reported (PGlite: what status may have waited for). */
+export const LONG_STATEMENT_MS = 100;
 
 const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -83,6 +92,8 @@ class Runner {
   step = 'series';
   statements = 0;
   longestMs = 0;
+  longestStep = '';
+  longStatements = 0;
   constructor(
     private readonly db: Database,
     private readonly opts: BuildOptions,
@@ -94,12 +105,21 @@ class Runner {
     try {
       return await this.db.rows<T>(sql.raw(text));
     } finally {
-      const ms = Date.now() - t0;
-      if (process.env.BUILD_TRACE && ms >= Number(process.env.BUILD_TRACE))
-        console.error(`[build] ${ms} ms ${this.step}: ${text.replace(/\s+/g, ' ').slice(0, 100)}`);
-      this.steps[this.step] = (this.steps[this.step] ?? 0) + ms;
-      this.statements++;
-      this.longestMs = Math.max(this.longestMs, ms);
+      this.note(Date.now() - t0, text);
+    }
+  }
+
+  /** Counts a statement of `ms` into its step, and reports a long one. */
+  private note(ms: number, text: string): void {
+    this.steps[this.step] = (this.steps[this.step] ?? 0) + ms;
+    this.statements++;
+    if (ms > this.longestMs) {
+      this.longestMs = ms;
+      this.longestStep = this.step;
+    }
+    if (ms >= LONG_STATEMENT_MS) {
+      this.longStatements++;
+      this.opts.onLongStatement?.(this.step, ms, text.replace(/\s+/g, ' ').slice(0, 160));
     }
   }
 
@@ -119,12 +139,7 @@ class Runner {
       await tx.rows(sql.raw(`SET LOCAL default_statistics_target = ${CHUNKED_STATISTICS_TARGET}`));
       await tx.rows(sql.raw(`ANALYZE ${table}`));
     });
-    const ms = Date.now() - t0;
-    if (process.env.BUILD_TRACE && ms >= Number(process.env.BUILD_TRACE))
-      console.error(`[build] ${ms} ms analyze ${table}`);
-    this.steps[this.step] = (this.steps[this.step] ?? 0) + ms;
-    this.statements++;
-    this.longestMs = Math.max(this.longestMs, ms);
+    this.note(Date.now() - t0, `ANALYZE ${table}`);
   }
 
   async enter(step: string): Promise<void> {
@@ -135,8 +150,8 @@ class Runner {
   /**
    * Runs `statements(lo, hi, parts)` for consecutive ranges of `keys` (ascending; `weight` of each in
    * rows), starting at `budget` rows per range and then sizing each range so that its statements take
-   * about the target time. A single key heavier than the budget asks for `parts` > 1 (the caller splits
-   * its statement). Returns the rows of every statement.
+   * about the target time. A single key heavier than twice the budget asks for `parts` > 1 (the caller
+   * splits its statement). Returns the rows of every statement.
    */
   async chunks<T>(
     keys: number[],
@@ -146,7 +161,9 @@ class Runner {
   ): Promise<T[]> {
     // Below this a statement's fixed cost (planning, the join's hash of the series) dominates: smaller
     // ranges would not make statements shorter, only more of them.
-    const floor = budget / 4;
+    const fixed = this.opts.chunkRows;
+    if (fixed) budget = fixed;
+    const floor = fixed ?? budget / 4;
     const target = this.opts.targetMs ?? CHUNK_TARGET_MS;
     const out: T[] = [];
     let perRow: number | undefined; // ms per row, smoothed
@@ -155,14 +172,16 @@ class Runner {
       let w = 0;
       do w += weight(j++);
       while (j < keys.length && w + weight(j) <= budget);
-      const parts = Math.max(1, Math.ceil(w / Math.max(budget, floor)));
+      // A key up to twice the budget runs whole: a part still reads all of the key's rows.
+      const parts = w > 2 * budget ? Math.ceil(w / (2 * Math.max(budget, floor))) : 1;
       const t0 = Date.now();
       for (const text of statements(keys[i], keys[j - 1], parts)) out.push(...(await this.run<T>(text)));
+      i = j;
+      if (fixed) continue;
       const ms = Math.max(1, Date.now() - t0);
       const rate = ms / Math.max(1, w);
       perRow = perRow === undefined ? rate : 0.5 * perRow + 0.5 * rate;
       budget = Math.min(budget * 4, Math.max(budget / 4, target / perRow, floor));
-      i = j;
     }
     return out;
   }
@@ -374,7 +393,14 @@ export async function buildSeries(
     firstDay: sum.first === null ? null : Number(sum.first),
     lastDay: sum.last === null ? null : Number(sum.last),
     steps: r.steps,
-    ...(chunked ? { statements: r.statements, longestMs: r.longestMs } : {}),
+    ...(chunked
+      ? {
+          statements: r.statements,
+          longestMs: r.longestMs,
+          longestStep: r.longestStep,
+          longStatements: r.longStatements,
+        }
+      : {}),
   };
 }
 

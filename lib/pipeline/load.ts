@@ -61,6 +61,8 @@ export interface LoadDeps {
    * their own (default on PGlite); tests run both ways.
    */
   buildInOneTransaction?: boolean;
+  /** A build in statements of their own: fixed rows per statement instead of sizing by time (tests). */
+  buildChunkRows?: number;
   /** Called at the start of each build step and before the swap (tests observe the build with it). */
   onBuildStep?: (step: string) => Promise<void> | void;
 }
@@ -143,9 +145,11 @@ export interface LoadResult {
   buildMs: number;
   /** Milliseconds of each step of the build. */
   buildSteps: Record<string, number>;
-  /** A build in statements of their own (PGlite): how many, and the longest (ms). */
+  /** A build in statements of their own (PGlite): how many, the longest (ms) and its step, how many took 100 ms or more. */
   buildStatements?: number;
   longestStatementMs?: number;
+  longestStatementStep?: string;
+  longStatements?: number;
 }
 
 /** Streams, checks and stages the rows; returns how many and which days they cover. */
@@ -374,7 +378,7 @@ export async function runLoad(
       });
     } else {
       const t = Date.now();
-      const next = await prepareInt(deps.db, schema, tag, mode, staged, dataset, signal);
+      const next = await prepareInt(deps.db, schema, tag, mode, staged, dataset, signal, deps.buildChunkRows);
       const newDict = buildTable(tag, 'dict');
       await deps.db.rows(
         sql.raw(
@@ -393,7 +397,10 @@ export async function runLoad(
         src: next.table,
         newDict,
         days: next.days,
+        chunkRows: deps.buildChunkRows,
         signal,
+        onLongStatement: (step, ms, statement) =>
+          deps.log.debug('long build statement', { jobId: job.id, step, ms, statement }),
         onStep: deps.onBuildStep,
       });
       signal.throwIfAborted();
@@ -422,7 +429,14 @@ export async function runLoad(
       streamMs: t1 - t0,
       buildMs: Date.now() - t1,
       buildSteps: built.steps,
-      ...(built.statements ? { buildStatements: built.statements, longestStatementMs: built.longestMs } : {}),
+      ...(built.statements
+        ? {
+            buildStatements: built.statements,
+            longestStatementMs: built.longestMs,
+            longestStatementStep: built.longestStep,
+            longStatements: built.longStatements,
+          }
+        : {}),
     };
     deps.log.info('load committed', { dataViewId: view.id, ...result });
     return { view, result };
@@ -448,6 +462,7 @@ async function prepareInt(
   staged: Staged,
   dataset: { categories: Array<{ name: string }> },
   signal: AbortSignal,
+  chunkRows: number | undefined,
 ): Promise<{ table: string; dayIndex: string; days: Array<{ day: number; rows: number }> }> {
   const stagedDays = [...staged.dayRows].map(([day, rows]) => ({ day, rows }));
   if (mode === 'full') {
@@ -484,7 +499,7 @@ async function prepareInt(
         ? `day < ${Number(staged.minDay)}`
         : `NOT EXISTS (SELECT 1 FROM ${s}.${STAGE_TABLE} st WHERE st.day = i.day)`;
   const target = CHUNK_TARGET_MS;
-  let budget = 4_000;
+  let budget = chunkRows ?? 4_000;
   for (let i = 0; i < days.length; ) {
     signal.throwIfAborted();
     let j = i;
@@ -500,7 +515,7 @@ async function prepareInt(
         UNION ALL SELECT ${cols} FROM ${s}.${STAGE_TABLE} WHERE day BETWEEN ${lo} AND ${hi}`),
     );
     const ms = Math.max(1, Date.now() - t0);
-    budget = Math.min(budget * 4, Math.max(budget / 4, (target * w) / ms, 1));
+    if (!chunkRows) budget = Math.min(budget * 4, Math.max(budget / 4, (target * w) / ms, 1));
     i = j;
   }
   return { table, dayIndex, days };

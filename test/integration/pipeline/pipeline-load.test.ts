@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { jobFigures } from '../../../lib/jobs/progress';
 import { findJob, insertJob, type JobRow, renewLease } from '../../../lib/jobs/repository';
-import { MAX_DROPPED_DAYS, runLoad } from '../../../lib/pipeline/load';
+import { type LoadDeps, MAX_DROPPED_DAYS, runLoad } from '../../../lib/pipeline/load';
 import type { OpenSource } from '../../../lib/pipeline/source';
 import { logger, setLogLevel } from '../../../lib/shared/logger';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -160,6 +160,107 @@ describe(`loading a data view on ${backendName}`, () => {
       ac.abort(new Error('the job timed out after 1 s'));
       await expect(load(id, { signal: ac.signal })).rejects.toThrow('the job timed out after 1 s');
       expect(await snapshot(id)).toEqual(before);
+    });
+  });
+
+  describe('the series build beside other queries', () => {
+    let id: number;
+    const buildTables = async () =>
+      (
+        await t.db.rows<{ t: string }>(
+          sql`SELECT tablename AS t FROM pg_tables WHERE schemaname = ${schemaNameFor(id)} AND tablename LIKE 'build\_%'`,
+        )
+      ).map((r) => r.t);
+    const loadWith = (deps: Partial<LoadDeps>, job: Partial<JobRow> = {}) =>
+      runLoad(
+        { db: t.db, log: logger, openSource: source.open, batchSize: 2, ...deps },
+        { id: 1, dataViewId: id, kind: 'Load', ...job } as JobRow,
+        new AbortController().signal,
+      );
+    beforeAll(async () => {
+      id = await createDeployedView(t.db, { ...VIEW, name: 'beside' });
+      await reset(`(20240101, 'a', 1), (20240102, 'b', 2), (20240103, 'a', 3)`);
+      await load(id);
+      await reset(`(20240101, 'a', 10), (20240102, 'z', 20), (20240104, 'a', 40)`);
+    });
+
+    // The data of the first load (a, b, a on the 1st to 3rd), which every failing load must leave as it is.
+    const first = { total: { 20240101: 1, 20240102: 2, 20240103: 3 }, intRows: 3 };
+
+    /** The order in which a query issued when the build starts its data step, the swap and the load's end happen. */
+    const order = async (deps: Partial<LoadDeps>) => {
+      const events: string[] = [];
+      let query: Promise<unknown> | undefined;
+      await loadWith({
+        ...deps,
+        onBuildStep: (step) => {
+          if (step === 'data')
+            query = t.db.rows(sql`SELECT count(*) FROM jobs`).then(() => events.push('query'));
+          if (step === 'swap') events.push('swap');
+        },
+      });
+      events.push('loaded');
+      await query;
+      return events;
+    };
+
+    for (const buildInOneTransaction of [false, true]) {
+      for (const step of ['series', 'data', 'fill', 'all_series', 'swap']) {
+        it(`keeps the previous data and dictionary when the build fails at its ${step} step (${buildInOneTransaction ? 'one transaction' : 'statements of their own'})`, async () => {
+          await expect(
+            loadWith({
+              buildInOneTransaction,
+              buildChunkRows: 1,
+              onBuildStep: (at) => {
+                if (at === step) throw new Error(`injected failure at ${step}`);
+              },
+            }),
+          ).rejects.toThrow(`injected failure at ${step}`);
+          expect(await snapshot(id)).toEqual(first);
+          expect(
+            await t.db.rows(sql.raw(`SELECT 1 FROM ${schemaNameFor(id)}.dict WHERE value = 'z'`)),
+          ).toEqual([]);
+          expect(await buildTables()).toEqual([]);
+        });
+      }
+    }
+
+    it('does not swap in the build of an attempt whose job has been taken over', async () => {
+      const job = (await insertJob(t.db, {
+        dataViewId: id,
+        kind: 'Load',
+        trigger: 'manual',
+        createdAt: new Date(),
+      }))!;
+      // The cron took the job for lost and a second attempt claimed it while the first still built.
+      await t.db.rows(sql`UPDATE jobs SET status = 'running', attempts = 2 WHERE id = ${job.id}`);
+      await expect(loadWith({}, { ...job, status: 'running', attempts: 1 })).rejects.toThrow(
+        `Load job ${job.id} no longer runs attempt 1`,
+      );
+      expect(await snapshot(id)).toEqual(first);
+      expect(await buildTables()).toEqual([]);
+      await t.db.rows(sql`UPDATE jobs SET status = 'failed' WHERE id = ${job.id}`);
+    });
+
+    it('answers a query issued during the build before the build is swapped in', async () => {
+      // PGlite: the build's statements run on their own and the query runs between two of them.
+      // PostgreSQL: the build's transaction does not hold other sessions.
+      expect(await order({})).toEqual(['query', 'swap', 'loaded']);
+      if (t.db.kind === 'pglite') {
+        // In one transaction, PGlite holds the query until the commit: what this test guards against.
+        const events = await order({ buildInOneTransaction: true });
+        expect(events.indexOf('query')).toBeGreaterThan(events.indexOf('swap'));
+      }
+    });
+
+    it('drops the build tables an earlier attempt left, and loads', async () => {
+      const s = schemaNameFor(id);
+      await t.db.rows(sql.raw(`CREATE TABLE ${s}.build_77_1_data (series_id integer)`));
+      expect(await buildTables()).toEqual(['build_77_1_data']);
+      const { result } = await loadWith({});
+      expect(result.rows).toBe(3);
+      expect(await buildTables()).toEqual([]);
+      expect((await snapshot(id)).total).toEqual({ 20240101: 10, 20240102: 20, 20240103: 0, 20240104: 40 });
     });
   });
 

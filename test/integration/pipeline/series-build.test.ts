@@ -40,11 +40,25 @@ async function seriesValues(t: TestDatabase, viewId: number): Promise<Record<str
   return out;
 }
 
-describe(`the series build on ${backendName}`, () => {
+// The build in the load's one transaction (PostgreSQL's way), and in statements of their own (PGlite's
+// way) with one day or one series per statement, so that every chunk boundary is crossed.
+const WAYS = [
+  { way: 'in one transaction', deps: { buildInOneTransaction: true } },
+  {
+    way: 'in statements of one day or series each',
+    deps: { buildInOneTransaction: false, buildChunkRows: 1 },
+  },
+];
+
+describe.each(WAYS)(`the series build on ${backendName}, $way`, ({ deps }) => {
   let t: TestDatabase;
   let source: TestSource;
   const load = (viewId: number, kind: JobRow['kind'] = 'Load', signal = new AbortController().signal) =>
-    runLoad({ db: t.db, log: logger, openSource: source.open, batchSize: 3 }, job(viewId, kind), signal);
+    runLoad(
+      { db: t.db, log: logger, openSource: source.open, batchSize: 3, ...deps },
+      job(viewId, kind),
+      signal,
+    );
 
   beforeAll(async () => {
     t = await createTestDatabase();
