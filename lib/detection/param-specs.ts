@@ -172,7 +172,7 @@ export const PARAM_SPECS = {
   spike: {
     threshold: {
       kind: 'number',
-      default: 3.5,
+      default: 4,
       above: 0,
       description:
         "Robust z-score a day must exceed: its difference from the same weekday's mean over the window, divided by the noise scale (mean of the smallest 75 % of the window's absolute residuals, scaled to a standard deviation; at least 1 % of the level).",

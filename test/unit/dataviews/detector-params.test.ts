@@ -59,7 +59,7 @@ describe('the detector params table', () => {
     expect(withDefaults('cw').percentualChange).toBe(20);
     expect(withDefaults('gap')).toMatchObject({ longerThan: 0 });
     expect(withDefaults('gap')).not.toHaveProperty('shorterThan');
-    expect(withDefaults('spike')).toMatchObject({ threshold: 3.5, minChangePct: 10, window: 28 });
+    expect(withDefaults('spike')).toMatchObject({ threshold: 4, minChangePct: 10, window: 28 });
     expect(withDefaults('changepoint')).toMatchObject({ minSegment: 14, threshold: 5, minChangePct: 20 });
     expect(withDefaults('dt')).toMatchObject({ sensitivity: 3, window: 56 });
     expect(withDefaults('mix')).toMatchObject({ percentualChange: 20, baselineDays: 28 });

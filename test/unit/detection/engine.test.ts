@@ -255,7 +255,7 @@ describe('params', () => {
       threshold: 4,
     });
     expect(resolveParams('gap')).toMatchObject({ longerThan: 0 });
-    expect(resolveParams('spike')).toMatchObject({ threshold: 3.5, window: 28 });
+    expect(resolveParams('spike')).toMatchObject({ threshold: 4, window: 28 });
     expect(resolveParams('changepoint')).toMatchObject({ minSegment: 14 });
     expect(resolveParams('dt')).toMatchObject({ sensitivity: 3, window: 56 });
   });

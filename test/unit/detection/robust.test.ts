@@ -23,14 +23,14 @@ describe('spike', () => {
 
   it('takes two days in a row beyond threshold / sqrt(2) as one anomaly, and one such day alone as noise', () => {
     // A count of 100 a day: Poisson noise 10 for the day and 6 for its expectation (a mean of weeks),
-    // 11.7 together, so 67 is 2.8 noise units (below 3.5, above 2.47).
-    const twice = withDays(noisy(flat(80, 100)), { 60: 67, 61: 67 });
+    // 11.7 together, so 60 is 3.4 noise units (below 4, above 4 / sqrt(2) = 2.83).
+    const twice = withDays(noisy(flat(80, 100)), { 60: 60, 61: 60 });
     const pair = detectSeries(series(twice), [{ type: 'spike' }]);
     expect(pair.map((a) => [a.startDate, a.duration, a.result])).toEqual([[dateOf(60), 2, 'Negative']]);
-    const once = withDays(noisy(flat(80, 100)), { 60: 67 });
+    const once = withDays(noisy(flat(80, 100)), { 60: 60 });
     expect(detectSeries(series(once), [{ type: 'spike' }])).toEqual([]);
     // Two such days of opposite directions are not a pair.
-    const opposite = withDays(noisy(flat(80, 100)), { 60: 67, 61: 133 });
+    const opposite = withDays(noisy(flat(80, 100)), { 60: 60, 61: 140 });
     expect(detectSeries(series(opposite), [{ type: 'spike' }])).toEqual([]);
   });
 
@@ -69,12 +69,13 @@ describe('spike', () => {
 
   it('judges a change by the trimmed noise when an earlier spike inflates the window', () => {
     // ±6 % noise: residuals of 6, and one of 100 from the spike on day 50. At day 62 the plain
-    // mean of the residuals would put the band near 64; the trimmed noise puts it near 41.
+    // mean of the residuals would put the band near 73; the trimmed noise (at least the Poisson noise
+    // of the day and its expectation, 11.7) near 47.
     const withChange = (value: number) => withDays(noisy(flat(100, 100), 6), { 50: 200, 62: value });
     const days = (value: number) =>
       detectSeries(series(withChange(value)), [{ type: 'spike' }]).map((a) => a.startDate);
-    expect(days(145)).toEqual([dateOf(50), dateOf(62)]);
-    expect(days(135)).toEqual([dateOf(50)]);
+    expect(days(152)).toEqual([dateOf(50), dateOf(62)]);
+    expect(days(140)).toEqual([dateOf(50)]);
   });
 
   it('needs `window` days of history before it judges', () => {
