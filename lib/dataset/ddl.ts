@@ -165,11 +165,12 @@ export async function dropBuildTables(db: Database, schema: string, tag?: string
   await db.rows(sql.raw(`DROP TABLE IF EXISTS ${rows.map((r) => `${s}.${ident(r.t)}`).join(', ')}`));
 }
 
-/** The tables present in a dataset schema (for status and tests). */
+/** The tables present in a dataset schema (for status and tests): not the partitions of `data` (PGlite) nor a load's build tables. */
 export async function datasetTables(db: Database, schema: string): Promise<string[]> {
   const rows = await db.rows<{ table_name: string }>(
-    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = ${schema}
-      AND table_name NOT LIKE ${`${BUILD_TABLE_PREFIX.replace(/_/g, '\\_')}%`} ORDER BY table_name`,
+    sql`SELECT c.relname AS table_name FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition
+        AND c.relname NOT LIKE ${`${BUILD_TABLE_PREFIX.replace(/_/g, '\\_')}%`} ORDER BY 1`,
   );
   return rows.map((r) => r.table_name);
 }

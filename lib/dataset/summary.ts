@@ -49,7 +49,7 @@ export async function catalogTables(
     WHERE n.nspname IN (${sql.join(
       schemas.map((s) => sql`${s}`),
       sql`, `,
-    )}) AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND c.relname NOT LIKE ${`${BUILD_TABLE_PREFIX.replace(/_/g, '\\_')}%`}
+    )}) AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition AND c.relname NOT LIKE ${`${BUILD_TABLE_PREFIX.replace(/_/g, '\\_')}%`}
     ORDER BY 1, 2`);
   for (const r of rows) {
     const list = out.get(r.schema) ?? [];

@@ -294,11 +294,26 @@ export async function buildSeries(
   // 3. One value per series and day: the GROUPING SETS pass.
   await r.enter('data');
   const data = buildTable(opts.tag, 'data');
-  // A chunked build keeps the primary key from the start (its inserts maintain it, statement by
-  // statement); one statement per step adds it at the end (a bulk index build is faster).
-  await run(
-    `CREATE TABLE ${s}.${ident(data)} (${DATA_COLUMNS_DDL}${chunked ? `, CONSTRAINT ${ident(`${data}_pkey`)} PRIMARY KEY (series_id, day)` : ''})`,
-  );
+  if (chunked) {
+    // The GROUPING SETS pass writes day by day, so a series' rows land on as many pages as it has days;
+    // the per-series steps (stats, gap filling) and detection read by series. Partitions by series id
+    // range keep each series' pages within a partition small enough to stay in PGlite's buffers.
+    // The primary key is there from the start (each insert maintains it, statement by statement; one
+    // CREATE INDEX over every row would be one statement of seconds).
+    await run(`CREATE TABLE ${s}.${ident(data)} (${DATA_COLUMNS_DDL}) PARTITION BY RANGE (series_id)`);
+    const ranges = partitionRanges(ids, Math.max(1, dayKeys.length));
+    for (const [i, [lo, hi]] of ranges.entries()) {
+      await run(
+        `CREATE TABLE ${s}.${ident(`${data}_p${i}`)} PARTITION OF ${s}.${ident(data)} FOR VALUES FROM (${lo}) TO (${hi})`,
+      );
+    }
+    await run(
+      `ALTER TABLE ${s}.${ident(data)} ADD CONSTRAINT ${ident(`${data}_pkey`)} PRIMARY KEY (series_id, day)`,
+    );
+  } else {
+    // One statement per step: the primary key at the end (a bulk index build is faster).
+    await run(`CREATE TABLE ${s}.${ident(data)} (${DATA_COLUMNS_DDL})`);
+  }
   const cube = (
     where: string,
     of: GroupingSet[],
@@ -416,24 +431,53 @@ export async function swapSeries(
   int?: { table: string; dayIndex: string },
 ): Promise<void> {
   const s = ident(schema);
-  const swap = async (name: string, indexes: string[]) => {
+  // The table, its constraints' indexes and (data of a chunked build) its partitions and theirs take the
+  // names the old ones had: build_<tag>_data_p3_pkey becomes data_p3_pkey.
+  const swap = async (name: string) => {
     const next = buildTable(tag, name);
     await db.rows(sql.raw(`DROP TABLE ${s}.${ident(name)}`));
-    await db.rows(sql.raw(`ALTER TABLE ${s}.${ident(next)} RENAME TO ${ident(name)}`));
-    for (const suffix of indexes)
-      await db.rows(
-        sql.raw(`ALTER INDEX ${s}.${ident(`${next}_${suffix}`)} RENAME TO ${ident(`${name}_${suffix}`)}`),
-      );
+    const rels = await db.rows<{ name: string; kind: string }>(
+      sql`SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = ${schema} AND (c.relname = ${next} OR c.relname LIKE ${`${next.replace(/_/g, '\\_')}\\_%`})
+          AND c.relkind IN ('r', 'p', 'i', 'I')`,
+    );
+    for (const r of rels) {
+      const to = name + r.name.slice(next.length);
+      const what = r.kind === 'i' || r.kind === 'I' ? 'INDEX' : 'TABLE';
+      await db.rows(sql.raw(`ALTER ${what} ${s}.${ident(r.name)} RENAME TO ${ident(to)}`));
+    }
   };
   if (int) {
     await db.rows(sql.raw(`DROP TABLE ${s}."int"`));
     await db.rows(sql.raw(`ALTER TABLE ${s}.${ident(int.table)} RENAME TO "int"`));
     await db.rows(sql.raw(`ALTER INDEX ${s}.${ident(int.dayIndex)} RENAME TO int_day`));
   }
-  await swap('cat_map', ['pkey', 'series_key_key']);
-  await swap('data', ['pkey']);
-  await swap('all_series', ['pkey']);
+  await swap('cat_map');
+  await swap('data');
+  await swap('all_series');
   await dropBuildTables(db, schema, tag);
+}
+
+/** Rows a partition of a chunked build's data should hold (about 8 MB: it stays in PGlite's buffers). */
+const PARTITION_ROWS = 100_000;
+/** At most this many partitions: each day's insert is routed to every one of them. */
+const MAX_PARTITIONS = 256;
+
+/**
+ * Series id ranges [from, to) covering `ids` (ascending), about PARTITION_ROWS rows each at `perSeries`
+ * rows per series.
+ */
+export function partitionRanges(ids: number[], perSeries: number): Array<[number, number]> {
+  if (ids.length === 0) return [[0, 1]];
+  const count = Math.min(MAX_PARTITIONS, Math.max(1, Math.ceil((ids.length * perSeries) / PARTITION_ROWS)));
+  const size = Math.ceil(ids.length / count);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < ids.length; i += size) {
+    const from = out.length === 0 ? ids[0] : out[out.length - 1][1];
+    const to = i + size < ids.length ? ids[i + size] : ids[ids.length - 1] + 1;
+    out.push([from, to]);
+  }
+  return out;
 }
 
 /**

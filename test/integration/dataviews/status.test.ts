@@ -121,6 +121,37 @@ describe(`data view status per job kind on ${backendName}`, () => {
     expect((await getDataViewStatus(deps, admin, id)).rowCounts!.data).toBe(2);
   });
 
+  it("lists neither a running load's build tables nor the partitions of data (PGlite's build), and counts a partitioned data", async () => {
+    const s = `dv_${id}`;
+    await t.db.rows(sql.raw(`CREATE TABLE ${s}.build_7_1_cat_map (series_id integer)`));
+    await t.db.rows(sql.raw(`ALTER TABLE ${s}.data RENAME TO data_plain`));
+    try {
+      await t.db.rows(
+        sql.raw(`CREATE TABLE ${s}.data (series_id integer NOT NULL, day integer NOT NULL, value double precision NOT NULL,
+          cnt double precision NOT NULL DEFAULT 0, filled boolean NOT NULL DEFAULT false) PARTITION BY RANGE (series_id)`),
+      );
+      await t.db.rows(sql.raw(`CREATE TABLE ${s}.data_p0 PARTITION OF ${s}.data FOR VALUES FROM (1) TO (3)`));
+      await t.db.rows(
+        sql.raw(`CREATE TABLE ${s}.data_p1 PARTITION OF ${s}.data FOR VALUES FROM (3) TO (10)`),
+      );
+      await t.db.rows(
+        sql.raw(
+          `INSERT INTO ${s}.data (series_id, day, value) VALUES (1, 20240101, 1), (2, 20240101, 2), (5, 20240101, 5)`,
+        ),
+      );
+      await t.db.rows(sql.raw(`ANALYZE ${s}.data`));
+      const status = await getDataViewStatus(deps, admin, id);
+      expect(status.tables).toContain('data');
+      expect(status.tables.filter((x) => x.startsWith('build_') || x.startsWith('data_'))).toEqual([
+        'data_plain',
+      ]);
+      expect(status.rowCounts!.data).toBe(3);
+    } finally {
+      await t.db.rows(sql.raw(`DROP TABLE ${s}.build_7_1_cat_map, ${s}.data`));
+      await t.db.rows(sql.raw(`ALTER TABLE ${s}.data_plain RENAME TO data`));
+    }
+  });
+
   it.skipIf(!process.env.DATABASE_URL)(
     'answers while another session holds a load-style ACCESS EXCLUSIVE lock on the data tables',
     async () => {
