@@ -308,8 +308,19 @@ async function measureFloor(
   }
   // Integer codes per category, set up outside the timing (a load's coding happens while it streams).
   const cats = CUBE_CATEGORIES.map((c) => c.name);
-  await src.sql.unsafe(`CREATE TABLE floor_codes AS SELECT day,
-    ${cats.map((c) => `dense_rank() OVER (ORDER BY ${c})::int AS k_${c}`).join(', ')}, revenue, bookings FROM ${TABLE}`);
+  // Each category's distinct values numbered, then joined (hash joins on small tables): a window rank
+  // per category over the whole table sorted 14.6 M rows four times (7+ minutes on the big scale).
+  await src.sql.begin(async (tx) => {
+    await tx.unsafe(`SET LOCAL work_mem = '256MB'`);
+    await tx.unsafe(`CREATE TABLE floor_codes AS SELECT s.day,
+      ${cats.map((c) => `c_${c}.k AS k_${c}`).join(', ')}, s.revenue, s.bookings FROM ${TABLE} s
+      ${cats
+        .map(
+          (c) =>
+            `JOIN (SELECT v, (row_number() OVER (ORDER BY v))::int AS k FROM (SELECT DISTINCT ${c} AS v FROM ${TABLE}) d) c_${c} ON c_${c}.v = s.${c}`,
+        )
+        .join('\n      ')}`);
+  });
   console.log(`  floor: COPY out + in ${s1(copyMs)} s (${copyHow}); integer codes set up`);
   await src.sql.unsafe('ANALYZE floor_codes');
   const sets = groupingSets(CUBE_CATEGORIES)
