@@ -43,6 +43,7 @@ import {
   emptyBatch,
   readDictionary,
   STAGE_TABLE,
+  stageWriter,
   writeDictionary,
 } from './stage';
 
@@ -175,6 +176,9 @@ async function stageRows(
   let minDay: number | null = null;
   const dayRows = new Map<number, number>();
   const source = await deps.openSource(def.source.connector);
+  const stager = stageWriter(deps.db, schema, dataset, (b) =>
+    appendInParts(deps.db, schema, dataset, b, appendRows),
+  );
   // One insert in flight while the next batch is read and checked: source and service database work at once.
   let inFlight: Promise<void> = Promise.resolve();
   try {
@@ -187,13 +191,15 @@ async function stageRows(
       minDay = tallyDays(coded.days, dayRows, minDay);
       await inFlight;
       const read = rows;
-      const staging = appendInParts(deps.db, schema, dataset, coded, appendRows);
-      // The progress write follows the batch's insert, so it never counts rows not staged yet.
+      const staging = stager.append(coded);
+      // The progress write follows the batch's insert (on PostgreSQL: its hand-over to the COPY writer,
+      // which gathers about 8 MB per statement), so it never counts rows not checked and coded yet.
       inFlight = staging.then(() => progress(read));
       inFlight.catch(() => {}); // observed by the next await; never an unhandled rejection
       signal.throwIfAborted();
     }
     await inFlight;
+    await stager.flush();
   } catch (e) {
     throw signal.aborted ? signal.reason : e;
   } finally {
