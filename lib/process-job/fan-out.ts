@@ -104,6 +104,7 @@ export async function runFanOutShard(
   shard: ShardRef,
   signal: AbortSignal,
 ): Promise<Record<string, unknown> | undefined> {
+  const started = performance.now();
   const log = logger.child({ jobId: job.id, shard: shard.index, of: shard.count });
   const view = await readDeployedView(systemCaller(), c.db, job.dataViewId);
   const detail = job.detail as {
@@ -133,8 +134,12 @@ export async function runFanOutShard(
   let done = detail.shardsDone?.includes(shard.index) ? detail.shardsDone.length : undefined;
   if (done === undefined) {
     signal.throwIfAborted();
-    const result = await detectShard(c.db, plan, await runSetups(c.db, plan), shard.index);
+    const planned = performance.now();
+    const setups = await runSetups(c.db, plan);
+    const times = { readMs: 0, detectMs: 0 };
+    const result = await detectShard(c.db, plan, setups, shard.index, times);
     signal.throwIfAborted();
+    const detected = performance.now();
     done = await c.db
       .tx(async (tx) => {
         await writeShard(tx, plan, shard.runId, result);
@@ -146,6 +151,16 @@ export async function runFanOutShard(
         if (e instanceof AlreadyCounted) return undefined;
         throw e;
       });
+    // Where a shard's time goes (the plan, the setups: the root series, feedback; the read; detection; the write).
+    log.info('detection shard done', {
+      planMs: Math.round(planned - started),
+      setupMs: Math.round(detected - planned - times.readMs - times.detectMs),
+      readMs: Math.round(times.readMs),
+      detectMs: Math.round(times.detectMs),
+      writeMs: Math.round(performance.now() - detected),
+      series: plan.shards[shard.index].seriesCount,
+      anomalies: result.reduce((k, r) => k + r.result.anomalies.length, 0),
+    });
     if (done === undefined) return undefined;
   } else if (done < shard.count) {
     return undefined; // a redelivered shard that another worker already counted
@@ -155,7 +170,12 @@ export async function runFanOutShard(
   const [{ n }] = await c.db.rows<{ n: number }>(
     sql.raw(`SELECT count(*)::int AS n FROM ${stageTable(plan.schema, shard.runId)}`),
   );
+  const publishing = performance.now();
   const published = await publishRun(c.db, plan, shard.runId);
+  log.info('detection published', {
+    anomalies: Number(n),
+    publishMs: Math.round(performance.now() - publishing),
+  });
   await dropStage(c.db, plan.schema, shard.runId).catch((e) =>
     log.warn('staging table not dropped', { error: e }),
   );

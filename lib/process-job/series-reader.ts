@@ -126,18 +126,42 @@ export async function readSeriesBlocks(
     if (perEvent !== undefined && row.per_event !== null) perEvent[r] = Number(row.per_event);
     const bytes = row.b;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const off = r * days;
-    for (let p = 0; p + stride <= bytes.byteLength; p += stride) {
-      const raw = view.getInt32(p, false);
-      const ymd = raw < 0 ? -raw : raw;
-      const k = ymd - base;
-      const t = k >= 0 && k < index.length ? index[k] : -1;
-      if (t < 0) continue; // outside the view's days
-      for (let c = 0; c < values.length; c++) values[c][off + t] = view.getFloat64(p + 4 + 8 * c, false);
-      present[off + t] = raw < 0 ? 0 : 1;
-    }
+    decodeRow(view, stride, r * days, values, present, base, index);
   }
   // Presence is the rows', the same for every column.
   for (let c = 1; c < blocks.length; c++) blocks[c].present.set(present);
   return blocks;
+}
+
+/**
+ * Places one series' packed (day, value of each column) records at row offset `off`; days outside
+ * the view are skipped. One or two columns (value, count): a small function of its own is optimised
+ * early, the first shard of a worker included.
+ */
+function decodeRow(
+  view: DataView,
+  stride: number,
+  off: number,
+  values: Float64Array[],
+  present: Uint8Array,
+  base: number,
+  index: Int32Array,
+): void {
+  const columns = values.length;
+  const v0 = values[0];
+  const v1 = columns > 1 ? values[1] : v0;
+  const top = index.length;
+  const length = view.byteLength;
+  for (let p = 0; p + stride <= length; p += stride) {
+    const raw = view.getInt32(p, false);
+    const k = (raw < 0 ? -raw : raw) - base;
+    if (k < 0 || k >= top) continue; // outside the view's days
+    const t = index[k];
+    if (t < 0) continue;
+    const i = off + t;
+    v0[i] = view.getFloat64(p + 4, false);
+    if (columns > 1) v1[i] = view.getFloat64(p + 12, false);
+    for (let c = 2; c < columns; c++) values[c][i] = view.getFloat64(p + 4 + 8 * c, false);
+    present[i] = raw < 0 ? 0 : 1;
+  }
 }
