@@ -120,6 +120,8 @@ describe(`first run: npm start with the demo on ${backendName}`, () => {
         main.getByRole('link', { name: /Settings → AI summaries/ }).count(),
       ).resolves.toBeGreaterThan(0);
       if (updateScreenshots) {
+        // Every chart of the top series drawn, as a user sees Home a moment after it opens.
+        await page.waitForFunction(() => !document.body.innerText.includes('Loading the series'));
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: path.join(screenshotsDir, 'first-run-home-data-user.png') });
       }
