@@ -36,7 +36,10 @@ export function dayToDate(day: number | null | undefined): string | null {
 /** Table → estimated rows; null when the table was never analysed (the catalog does not know). */
 export type RowEstimates = Record<string, number | null>;
 
-/** Every table of the given schemas with the catalog's row estimate (-1: never analysed), one read of pg_class. */
+/**
+ * Every table of the given schemas with the catalog's row estimate (-1: never analysed), one read of
+ * pg_class; a partitioned table (data after a load on PGlite) counts the sum of its partitions' estimates.
+ */
 export async function catalogTables(
   db: Database,
   schemas: string[],
@@ -44,7 +47,11 @@ export async function catalogTables(
   const out = new Map<string, Array<{ table: string; tuples: number }>>();
   if (schemas.length === 0) return out;
   const rows = await db.rows<{ schema: string; table: string; tuples: number | string }>(sql`
-    SELECT n.nspname AS schema, c.relname AS table, c.reltuples AS tuples
+    SELECT n.nspname AS schema, c.relname AS table,
+      CASE WHEN c.relkind = 'p' THEN (
+        SELECT CASE WHEN count(*) = 0 OR bool_and(p.reltuples < 0) THEN c.reltuples ELSE sum(greatest(p.reltuples, 0)) END
+        FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class p ON p.oid = i.inhrelid WHERE i.inhparent = c.oid)
+      ELSE c.reltuples END AS tuples
     FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname IN (${sql.join(
       schemas.map((s) => sql`${s}`),

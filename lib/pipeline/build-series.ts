@@ -301,10 +301,12 @@ export async function buildSeries(
     // The primary key is there from the start (each insert maintains it, statement by statement; one
     // CREATE INDEX over every row would be one statement of seconds).
     await run(`CREATE TABLE ${s}.${ident(data)} (${DATA_COLUMNS_DDL}) PARTITION BY RANGE (series_id)`);
+    // Partitions are named after the build (data_<tag>_p<i>), not build_…: they keep their names when
+    // the table becomes data (no renames in the swap), and go with it when it is dropped.
     const ranges = partitionRanges(ids, Math.max(1, dayKeys.length));
     for (const [i, [lo, hi]] of ranges.entries()) {
       await run(
-        `CREATE TABLE ${s}.${ident(`${data}_p${i}`)} PARTITION OF ${s}.${ident(data)} FOR VALUES FROM (${lo}) TO (${hi})`,
+        `CREATE TABLE ${s}.${ident(partitionName(opts.tag, i))} PARTITION OF ${s}.${ident(data)} FOR VALUES FROM (${lo}) TO (${hi})`,
       );
     }
     await run(
@@ -397,7 +399,13 @@ export async function buildSeries(
     );
   }
   await r.enter('analyze');
-  await r.analyze(`${s}.${ident(data)}`);
+  if (chunked) {
+    // Partition by partition (ANALYZE of the partitioned table samples every partition in one
+    // statement); status sums the partitions' estimates (lib/dataset/summary.ts).
+    for (const p of await partitionsOf(r, schema, data)) await r.analyze(`${s}.${ident(p)}`);
+  } else {
+    await r.analyze(`${s}.${ident(data)}`);
+  }
   const [sum] = await r.run<{ series: number; rows: number; first: number | null; last: number | null }>(
     `SELECT count(*)::int AS series, coalesce(sum(days), 0)::bigint AS rows, min(first_day) AS first, max(last_day) AS last FROM ${stats}`,
   );
@@ -421,8 +429,9 @@ export async function buildSeries(
 
 /**
  * Puts build `tag`'s cat_map, data and all_series in place of the view's (and, when `int` is given, that
- * table in place of `int`), then drops the build's other tables. Call inside a transaction: readers see
- * the old tables or the new ones, never a mix.
+ * table in place of `int`). Call inside a transaction: readers see the old tables or the new ones, never
+ * a mix. The old tables are renamed to build tables of `tag` (build_<tag>_old_…): dropping them and the
+ * rest of the build (dropBuildTables) after the commit keeps the transaction short.
  */
 export async function swapSeries(
   db: Database,
@@ -431,31 +440,62 @@ export async function swapSeries(
   int?: { table: string; dayIndex: string },
 ): Promise<void> {
   const s = ident(schema);
-  // The table, its constraints' indexes and (data of a chunked build) its partitions and theirs take the
-  // names the old ones had: build_<tag>_data_p3_pkey becomes data_p3_pkey.
-  const swap = async (name: string) => {
-    const next = buildTable(tag, name);
-    await db.rows(sql.raw(`DROP TABLE ${s}.${ident(name)}`));
-    const rels = await db.rows<{ name: string; kind: string }>(
-      sql`SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = ${schema} AND (c.relname = ${next} OR c.relname LIKE ${`${next.replace(/_/g, '\\_')}\\_%`})
-          AND c.relkind IN ('r', 'p', 'i', 'I')`,
-    );
-    for (const r of rels) {
-      const to = name + r.name.slice(next.length);
-      const what = r.kind === 'i' || r.kind === 'I' ? 'INDEX' : 'TABLE';
-      await db.rows(sql.raw(`ALTER ${what} ${s}.${ident(r.name)} RENAME TO ${ident(to)}`));
-    }
+  const rename = (kind: 'TABLE' | 'INDEX', from: string, to: string) =>
+    db.rows(sql.raw(`ALTER ${kind} ${s}.${ident(from)} RENAME TO ${ident(to)}`));
+  // A table and the indexes of its constraints (named <table>_<suffix>).
+  const swap = async (name: string, indexes: string[], next: string) => {
+    const old = buildTable(tag, `old_${name}`);
+    await rename('TABLE', name, old);
+    for (const x of indexes) await rename('INDEX', `${name}_${x}`, `${old}_${x}`);
+    await rename('TABLE', next, name);
+    for (const x of indexes) await rename('INDEX', `${next}_${x}`, `${name}_${x}`);
   };
   if (int) {
-    await db.rows(sql.raw(`DROP TABLE ${s}."int"`));
-    await db.rows(sql.raw(`ALTER TABLE ${s}.${ident(int.table)} RENAME TO "int"`));
-    await db.rows(sql.raw(`ALTER INDEX ${s}.${ident(int.dayIndex)} RENAME TO int_day`));
+    const old = buildTable(tag, 'old_int');
+    await rename('TABLE', 'int', old);
+    await rename('INDEX', 'int_day', `${old}_day`);
+    await rename('TABLE', int.table, 'int');
+    await rename('INDEX', int.dayIndex, 'int_day');
   }
-  await swap('cat_map');
-  await swap('data');
-  await swap('all_series');
+  await swap('cat_map', ['pkey', 'series_key_key'], buildTable(tag, 'cat_map'));
+  await swap('data', ['pkey'], buildTable(tag, 'data'));
+  await swap('all_series', ['pkey'], buildTable(tag, 'all_series'));
+}
+
+/**
+ * Drops build `tag`'s tables (after the swap: the old tables among them) one statement at a time: a
+ * partitioned table's partitions one by one, then the table.
+ */
+export async function dropBuild(db: Database, schema: string, tag: string): Promise<void> {
+  const s = ident(schema);
+  const r = { run: <T>(text: string) => db.rows<T>(sql.raw(text)) };
+  for (const t of ['old_data', 'data']) {
+    const [exists] = await db.rows<{ ok: boolean }>(
+      sql`SELECT to_regclass(${`${s}.${ident(buildTable(tag, t))}`}) IS NOT NULL AS ok`,
+    );
+    if (!exists?.ok) continue;
+    for (const p of await partitionsOf(r, schema, buildTable(tag, t)))
+      await db.rows(sql.raw(`DROP TABLE ${s}.${ident(p)}`));
+  }
   await dropBuildTables(db, schema, tag);
+}
+
+/** The name of partition `i` of build `tag`'s data. */
+function partitionName(tag: string, i: number): string {
+  return `data_${tag}_p${i}`;
+}
+
+/** The partitions of table `table` of `schema` (none when it is not partitioned). */
+async function partitionsOf(
+  r: { run<T>(text: string): Promise<T[]> },
+  schema: string,
+  table: string,
+): Promise<string[]> {
+  const rows = await r.run<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = '${ident(schema)}.${ident(table)}'::regclass ORDER BY 1`,
+  );
+  return rows.map((x) => x.name);
 }
 
 /** Rows a partition of a chunked build's data should hold (about 8 MB: it stays in PGlite's buffers). */

@@ -30,6 +30,7 @@ import {
   buildTable,
   CHUNK_TARGET_MS,
   CHUNKED_STATISTICS_TARGET,
+  dropBuild,
   swapSeries,
 } from './build-series';
 import { type ColumnMap, codeBatch, resolveColumns, type RowShape, tallyDays } from './rows';
@@ -335,7 +336,9 @@ export async function runLoad(
     return writeProgress(deps, job.id, { done: rows, total, unit: 'rows', phase: 'reading' });
   };
   const oneTx = deps.buildInOneTransaction ?? deps.db.kind !== 'pglite';
-  const tag = `${job.id}_${typeof job.attempts === 'number' ? job.attempts : 0}`;
+  // Names this attempt's build tables (and data's partitions, which keep the name once swapped in: the
+  // time tells two loads of one job and attempt apart).
+  const tag = `${job.id}_${typeof job.attempts === 'number' ? job.attempts : 0}_${Date.now().toString(36)}`;
   // What earlier attempts left (a stopped worker): an attempt still running on them fails at its next statement.
   await dropBuildTables(deps.db, schema);
   await createStage(deps.db, schema, dataset);
@@ -448,7 +451,10 @@ export async function runLoad(
     return { view, result };
   } finally {
     await dropStage(deps.db, schema).catch(() => {});
-    await dropBuildTables(deps.db, schema, tag).catch(() => {});
+    // The build's tables, and after a swap the old ones: outside the swap's transaction, one by one.
+    await dropBuild(deps.db, schema, tag).catch((e) =>
+      deps.log.warn('build tables not dropped (the next load drops them)', { schema, tag, error: e }),
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaNameFor } from '../../../lib/dataset/ddl';
+import { DATASET_TABLES, schemaNameFor } from '../../../lib/dataset/ddl';
 import { jobFigures } from '../../../lib/jobs/progress';
 import { findJob, insertJob, type JobRow, renewLease } from '../../../lib/jobs/repository';
 import { type LoadDeps, MAX_DROPPED_DAYS, runLoad } from '../../../lib/pipeline/load';
@@ -261,6 +261,12 @@ describe(`loading a data view on ${backendName}`, () => {
       expect(result.rows).toBe(3);
       expect(await buildTables()).toEqual([]);
       expect((await snapshot(id)).total).toEqual({ 20240101: 10, 20240102: 20, 20240103: 0, 20240104: 40 });
+      // Nothing else is left: the dataset's tables, and data's partitions (PGlite's build) of this load only.
+      const left = await t.db.rows<{ t: string }>(
+        sql`SELECT tablename AS t FROM pg_tables WHERE schemaname = ${s} AND tablename NOT IN (SELECT c.relname
+          FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = ${`${s}.data`}::regclass) ORDER BY 1`,
+      );
+      expect(left.map((r) => r.t)).toEqual([...DATASET_TABLES].sort());
     });
   });
 
