@@ -189,11 +189,12 @@ export const STAGE_COPY_BYTES = 8 * 1024 * 1024;
 /** Appends a load's batches to the staging table. */
 export interface StageWriter {
   /**
-   * Takes a batch: kept, or written with the ones kept before it once enough are gathered. Resolves with
-   * the rows the staging table holds so far (batches kept are not counted until written).
+   * Takes a batch: kept, or written with the ones kept before it once enough are gathered (the COPY
+   * runs on while the caller goes on; a failed one fails the next append or the flush). Resolves with
+   * the rows the staging table holds so far (rows kept or being written are not counted).
    */
   append(b: CodedBatch): Promise<number>;
-  /** Writes what is kept; resolves with every row appended. */
+  /** Writes what is kept and waits for it; resolves with every row appended. */
   flush(): Promise<number>;
 }
 
@@ -225,15 +226,22 @@ export function stageWriter(
   let parts: Buffer[] = [];
   let bytes = 0;
   let kept = 0;
-  const write = async () => {
-    if (parts.length === 0) return staged;
-    const data = parts;
-    const rows = kept;
-    parts = [];
-    bytes = 0;
-    kept = 0;
-    await copyIntoStage(client, target, cols, data);
-    staged += rows;
+  // One COPY runs while the next rows are read and gathered; the one after waits for it.
+  let running: Promise<void> = Promise.resolve();
+  const write = async (wait: boolean) => {
+    if (parts.length > 0) {
+      const data = parts;
+      const rows = kept;
+      parts = [];
+      bytes = 0;
+      kept = 0;
+      await running;
+      running = copyIntoStage(client, target, cols, data).then(() => {
+        staged += rows;
+      });
+      running.catch(() => {}); // observed by the next write or the flush
+    }
+    if (wait) await running;
     return staged;
   };
   return {
@@ -243,9 +251,9 @@ export function stageWriter(
       parts.push(rows);
       bytes += rows.length;
       kept += b.days.length;
-      return bytes >= STAGE_COPY_BYTES ? write() : staged;
+      return bytes >= STAGE_COPY_BYTES ? write(false) : staged;
     },
-    flush: write,
+    flush: () => write(true),
   };
 }
 
