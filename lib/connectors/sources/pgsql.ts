@@ -143,6 +143,15 @@ export function copyTextParser(columns: ReadonlyArray<CopyColumn>) {
   };
 }
 
+/**
+ * Whether a server (by its `version()`) streams COPY (query) TO STDOUT and takes the savepoint around it:
+ * PostgreSQL itself, not PGlite behind its socket server (no COPY to a client) nor servers that only
+ * speak the protocol (Redshift: no savepoints; CockroachDB and others).
+ */
+export function copyableServer(version: string): boolean {
+  return /^PostgreSQL \d/.test(version) && !/PGlite|Redshift/i.test(version);
+}
+
 /** A statement as the body of COPY ( … ): without trailing semicolons and whitespace. */
 function copyBody(text: string): string {
   return text.replace(/[\s;]+$/, '');
@@ -248,7 +257,7 @@ class PgSession implements DriverSession {
     const sql = this.sql;
     this.copyable ??= await sql
       .unsafe('SELECT version() AS v')
-      .then((r) => !/PGlite/i.test(String(r[0]?.v ?? '')))
+      .then((r) => copyableServer(String(r[0]?.v ?? '')))
       .catch(() => false);
     if (!this.copyable) return undefined;
     await sql.unsafe('SAVEPOINT bulk_read');

@@ -1,6 +1,6 @@
 /** The COPY text parser of the pgsql adapter: rows as postgres.js would give them, whatever the chunking. */
 import { describe, expect, it } from 'vitest';
-import { type CopyColumn, copyTextParser } from '../../../lib/connectors/sources/pgsql';
+import { type CopyColumn, copyableServer, copyTextParser } from '../../../lib/connectors/sources/pgsql';
 
 const num = Object.assign((x: string) => +x, {});
 const intArray = Object.assign((x: string) => `array:${x}`, { array: true });
@@ -58,5 +58,18 @@ describe('copyTextParser', () => {
 
   it('gives empty rows for a result without columns', () => {
     expect(parseIn(['\n\n'], [])).toEqual([{}, {}]);
+  });
+});
+
+describe('copyableServer', () => {
+  it('reads loads with COPY from PostgreSQL only', () => {
+    expect(copyableServer('PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu')).toBe(true);
+    expect(copyableServer('PostgreSQL 16.4 on aarch64-unknown-linux-gnu, compiled by gcc')).toBe(true);
+    expect(copyableServer('PostgreSQL 17.5 on x86_64-pc-linux-gnu (PGlite 0.3)')).toBe(false);
+    expect(
+      copyableServer('PostgreSQL 8.0.2 on i686-pc-linux-gnu, compiled by GCC gcc, Redshift 1.0.77467'),
+    ).toBe(false);
+    expect(copyableServer('CockroachDB CCL v23.1.11 (x86_64-pc-linux-gnu)')).toBe(false);
+    expect(copyableServer('')).toBe(false);
   });
 });
