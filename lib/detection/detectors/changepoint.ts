@@ -14,14 +14,20 @@ import { segmentMeans, segmentSums, shiftPasses } from '../segment-sums';
 import type { Workspace } from '../workspace';
 
 const MEAN_ABS_TO_SIGMA = 1.2533;
-/** Weeks before the segment that a change back to their level is a return (see returnsToEarlier). */
+/** Days before the segment that a change back to their level is a return (see returnsToEarlier). */
 const EARLIER_DAYS = 56;
+/** Weeks before the segment whose median weekly level a change back to is a return, too. */
+const EARLIER_WEEKS = 16;
+const weekMeans = new Float64Array(EARLIER_WEEKS);
 
 /**
- * Whether the change at `at` from m1 to m2 brings the series back to where it was in the
- * EARLIER_DAYS before the segment that precedes it: the segment before was itself the excursion
- * (a spell of weeks up or down that the scan did not report, or a shift too short to qualify), and
- * its end is not a new level. Judged on the same weekday-normalised sums as the segments.
+ * Whether the change at `at` from m1 to m2 brings the series back to where it was before the segment
+ * that precedes it: to the mean of the EARLIER_DAYS before it, or to the median weekly level of the
+ * EARLIER_WEEKS before it (an excursion of up to two months that began before those 56 days: a hotel
+ * channel's 8-week halving ended on a day whose "new level" then held for 669 days). The segment
+ * before was itself the excursion (a spell of weeks up or down that the scan did not report, or a
+ * shift too short to qualify), and its end is not a new level. Judged on the same weekday-normalised
+ * sums as the segments.
  */
 function returnsToEarlier(
   input: RunInput,
@@ -38,8 +44,21 @@ function returnsToEarlier(
   const cnt = input.special === null ? null : ws.prefixB;
   const n = cnt === null ? hi - lo : cnt[hi] - cnt[lo];
   if (n < 21) return false;
-  const earlier = (sum[hi] - sum[lo]) / n;
-  return Math.abs(m2 - earlier) < Math.abs(m2 - m1) / 2;
+  const near = (level: number) => Math.abs(m2 - level) < Math.abs(m2 - m1) / 2;
+  if (near((sum[hi] - sum[lo]) / n)) return true;
+  // The median of the weekly levels further back.
+  let k = 0;
+  for (let w = 0; w < EARLIER_WEEKS; w++) {
+    const b = hi - 7 * w;
+    const a = b - 7;
+    if (a < input.start) break;
+    const days = cnt === null ? 7 : cnt[b] - cnt[a];
+    if (days >= 4) weekMeans[k++] = (sum[b] - sum[a]) / days;
+  }
+  if (k < 8) return false;
+  const sorted = weekMeans.subarray(0, k).sort();
+  const median = k % 2 === 1 ? sorted[(k - 1) >> 1] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2;
+  return near(median);
 }
 
 /**
@@ -196,9 +215,11 @@ function zScore(
   const dCount = withSpecial ? cntD[t] - cntD[t - m + 7] + cntD[t + m] - cntD[t + 7] : 2 * (m - 7);
   const dSum = sumD[t] - sumD[t - m + 7] + sumD[t + m] - sumD[t + 7];
   let sigma = dCount > 0 ? (MEAN_ABS_TO_SIGMA * dSum) / dCount / Math.SQRT2 : 0;
-  // At least 1 % of the level and the Poisson noise of a day's events (sqrt(expected events) × unit):
-  // a lucky fortnight of a series selling 50 suites a day is not a new level.
-  const floor = Math.max(0.01 * Math.abs(m1), Math.sqrt(Math.abs(m1) * unit)) + 1e-9;
+  // At least 1 % of the level and the Poisson noise of a day's events (sqrt(events) × unit) at the
+  // higher of the two levels, the same for a fall and for the rise back: a lucky fortnight of a
+  // series selling 50 suites a day is not a new level, and a leaf's halving too small to report does
+  // not come back as a "doubling" judged at the low level's noise.
+  const floor = Math.max(0.01 * Math.abs(m1), Math.sqrt(Math.max(Math.abs(m1), Math.abs(m2)) * unit)) + 1e-9;
   if (sigma < floor) sigma = floor;
   return (m2 - m1) / (sigma * Math.sqrt(1 / n1 + 1 / n2));
 }

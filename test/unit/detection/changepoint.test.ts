@@ -133,6 +133,37 @@ describe('changepoint', () => {
     ).toHaveLength(1);
   });
 
+  it('judges a fall and the rise back by the same Poisson noise', () => {
+    // A leaf selling 10 a day halves for eight weeks: 4.2 standard errors of its events either way,
+    // so neither the fall nor the return is a change point (the rise used to be judged at the low
+    // level's noise: 5.9, a "doubling" lasting to the end of the data).
+    const values = Float64Array.from({ length: 300 }, (_, t) => (t >= 100 && t < 156 ? 5 : 10));
+    expect(detectSeries(series(values), [{ type: 'changepoint' }])).toEqual([]);
+  });
+
+  it('takes the end of an excursion whose start special days hid for a return, not a new level', () => {
+    // 10,000 a day, halved from day 100 to day 170; days 93-120 are special (left out), so no
+    // segment sees the fall. The 56 days before the last fortnight are all low; of the 16 weeks
+    // before it, 7 are at the old level and 5 low (4 are special).
+    const values = Float64Array.from({ length: 300 }, (_, t) => (t >= 100 && t < 170 ? 5_000 : 10_000));
+    const calendar = buildSpecialCalendar(
+      {
+        specialDates: Array.from({ length: 28 }, (_, i) => ({
+          date: dateOf(93 + i),
+          impact: 'both' as const,
+        })),
+      },
+      MONDAY,
+      MONDAY + 300,
+    );
+    const found = detectSeries(
+      series(noisy(values, 0.5)),
+      [{ type: 'changepoint', params: { useSpecialDates: true } }],
+      { calendar },
+    );
+    expect(found.filter((a) => a.result === 'Positive')).toEqual([]);
+  });
+
   it('does not mistake a one-day spike for a change of level', () => {
     const values = withDays(noisy(flat(140, 100)), { 70: 300 });
     expect(detectSeries(series(values), [{ type: 'changepoint' }])).toEqual([]);
