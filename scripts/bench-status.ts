@@ -263,7 +263,10 @@ async function main() {
         : []),
       `| baseline: \`SELECT 1\` (what the loaded machine allows) | ${c.n} | ${f(c.p50)} | ${f(c.p95)} | ${f(c.max)} |`,
       '',
-      `Load: read ${(result.streamMs / 1000).toFixed(1)} s, build ${(result.buildMs / 1000).toFixed(1)} s; build steps (ms): ${JSON.stringify(result.buildSteps)}`,
+      `Load: read ${(result.streamMs / 1000).toFixed(1)} s, build ${(result.buildMs / 1000).toFixed(1)} s; build steps (ms): ${JSON.stringify(result.buildSteps)}` +
+        (result.buildStatements
+          ? `; ${result.buildStatements.toLocaleString('en')} build statements, ${result.longStatements} of them ≥ 100 ms, the longest ${result.longestStatementMs} ms (${result.longestStatementStep})`
+          : ''),
     ];
     console.log(lines.join('\n'));
     await reader.close();

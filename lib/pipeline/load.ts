@@ -163,6 +163,7 @@ async function stageRows(
   dict: Dictionary,
   signal: AbortSignal,
   progress: (rows: number) => Promise<void> | undefined,
+  wantLeaves: boolean,
 ): Promise<Staged> {
   const shape: RowShape = {
     dateColumn: def.source.dateColumn,
@@ -176,6 +177,8 @@ async function stageRows(
   let rows = 0;
   let minDay: number | null = null;
   const dayRows = new Map<number, number>();
+  // The distinct code combinations (a chunked build of a full load takes them from here).
+  const leaves = wantLeaves ? new Map<string, number[]>() : undefined;
   const source = await deps.openSource(def.source.connector);
   const stager = stageWriter(deps.db, schema, dataset, (b) =>
     appendInParts(deps.db, schema, dataset, b, appendRows),
@@ -190,6 +193,7 @@ async function stageRows(
       codeBatch(batch, map, shape, dict, coded, rows, query.name);
       rows += batch.length;
       minDay = tallyDays(coded.days, dayRows, minDay);
+      if (leaves) collectLeaves(coded.codes, leaves);
       await inFlight;
       const read = rows;
       const staging = stager.append(coded);
@@ -207,7 +211,27 @@ async function stageRows(
     await inFlight.catch(() => {});
     await source.close().catch(() => {});
   }
-  return { rows, minDay, days: new Set(dayRows.keys()), dayRows };
+  return {
+    rows,
+    minDay,
+    days: new Set(dayRows.keys()),
+    dayRows,
+    leaves: leaves ? [...leaves.values()] : undefined,
+  };
+}
+
+/** Adds the code combinations of a coded batch (columns of codes) to `into`. */
+function collectLeaves(codes: number[][], into: Map<string, number[]>): void {
+  const n = codes[0]?.length ?? 0;
+  for (let i = 0; i < n; i++) {
+    let key = '';
+    for (const c of codes) key += `${c[i]},`;
+    if (!into.has(key))
+      into.set(
+        key,
+        codes.map((c) => c[i]),
+      );
+  }
 }
 
 interface Staged {
@@ -216,6 +240,8 @@ interface Staged {
   days: Set<number>;
   /** Rows staged per day. */
   dayRows: Map<number, number>;
+  /** The distinct code combinations staged, when asked for. */
+  leaves?: number[][];
 }
 
 /**
@@ -354,6 +380,7 @@ export async function runLoad(
       dict,
       signal,
       progress,
+      !oneTx && mode === 'full',
     );
     const t1 = Date.now();
     signal.throwIfAborted();
@@ -406,6 +433,7 @@ export async function runLoad(
         src: next.table,
         newDict,
         days: next.days,
+        leaves: mode === 'full' ? staged.leaves : undefined,
         chunkRows: deps.buildChunkRows,
         signal,
         onLongStatement: (step, ms, statement) =>
