@@ -153,13 +153,17 @@ export async function planRun(
   const ctx = detectionContext(def.analysis, layout.dayIndex0, layout.days);
   const active = layout.days > 0 && detectors.length > 0;
   let incompleteDays = 0;
+  // The three looks at the data are independent: asked at once, the database answers them side by side.
+  const varies = active && known === undefined ? quiet(countVaries(db, schema, layout.rootId)) : undefined;
   if (active && known !== undefined) {
     incompleteDays = known.incompleteDays;
     ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
   } else if (active && layout.rootId !== null) {
-    const root = await readSeriesBlock(db, schema, [layout.rootId], layout.dayIndex0, layout.days);
     const end = Math.max(0, layout.days - Math.max(0, ctx.ignoreLastNDays ?? 0));
-    const present = await presentPerDay(db, schema, layout.dayIndex0, layout.days, end - 3 - 7 * 4);
+    const [root, present] = await Promise.all([
+      readSeriesBlock(db, schema, [layout.rootId], layout.dayIndex0, layout.days),
+      presentPerDay(db, schema, layout.dayIndex0, layout.days, end - 3 - 7 * 4),
+    ]);
     incompleteDays = incompleteTrailingDays(rowValues(root, 0), end, undefined, present);
     ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
   }
@@ -176,7 +180,7 @@ export async function planRun(
       ? ['value']
       : known !== undefined
         ? [...known.measures]
-        : (await countVaries(db, schema, layout.rootId))
+        : (await varies)
           ? ['value', 'count']
           : ['value'],
     incompleteDays,
