@@ -127,17 +127,32 @@ export const changepoint: DetectorImpl<'changepoint'> = {
     let bestM1 = 0;
     let bestM2 = 0;
     let emitted = 0;
-    // The last anomaly: where it ends and its sign.
+    // The last anomaly: where it ends, its sign and the level before it.
     let prevStop = -1;
     let prevSign = 0;
+    let prevM1 = 0;
+    let prevM2 = 0;
     ws.flagged = false;
     /**
      * A change point found at `at`. A change back across the last anomaly's end is its return to
-     * the old level (that anomaly already ends there), not a new one; any other change inside the
-     * last anomaly ends it and starts a new one.
+     * the old level (that anomaly already ends there), not a new one. A change back inside the last
+     * anomaly ends it there, and starts a new one only when it overshoots the level before that
+     * anomaly by more than half of its step (a hotel's 7-week drop ended by its return in November
+     * stayed "below the midpoint" with the winter season until April). Any other change inside the
+     * last anomaly (a further fall) ends it and starts a new one.
      */
     const accept = (at: number, z: number, m1: number, m2: number) => {
       const sign = z > 0 ? 1 : -1;
+      if (prevSign !== 0 && sign !== prevSign && at < prevStop - 7) {
+        f.fill(0, at, prevStop);
+        e.fill(Number.NaN, at, prevStop);
+        prevStop = at;
+        const beyond = sign > 0 ? m2 - prevM1 : prevM1 - m2;
+        if (beyond <= Math.abs(prevM2 - prevM1) / 2) {
+          prevSign = 0;
+          return;
+        }
+      }
       // Back to the level of the weeks before the segment: the end of an excursion, not a new level.
       if (returnsToEarlier(input, ws, at, m, m1, m2)) return;
       // A slope that carries on (a season, a trend): no step to a new level.
@@ -152,6 +167,8 @@ export const changepoint: DetectorImpl<'changepoint'> = {
       }
       prevStop = emit(input, ws, at, m, z, m1, m2, emitted++);
       prevSign = sign;
+      prevM1 = m1;
+      prevM2 = m2;
       ws.flagged = true;
     };
     const last = end - m;

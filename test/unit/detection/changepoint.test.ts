@@ -164,6 +164,19 @@ describe('changepoint', () => {
     expect(found.filter((a) => a.result === 'Positive')).toEqual([]);
   });
 
+  it('ends a drop where the series comes back, even below the midpoint of a level that has since fallen', () => {
+    // 10,000 a day, falling 0.5 % a day from day 100 (a season); days 100-149 at 60 % of that. On day
+    // 150 the series comes back to its fallen level (7,780: below the midpoint 8,000 of the drop).
+    const values = Float64Array.from({ length: 260 }, (_, t) => {
+      const normal = t < 100 ? 10_000 : 10_000 * 0.995 ** (t - 100);
+      return t >= 100 && t < 150 ? 0.6 * normal : normal;
+    });
+    const found = detectSeries(series(noisy(values, 0.5)), [{ type: 'changepoint' }]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ result: 'Negative', startDate: dateOf(100) });
+    expect(found[0].duration).toBeLessThanOrEqual(50);
+  });
+
   it('does not mistake a one-day spike for a change of level', () => {
     const values = withDays(noisy(flat(140, 100)), { 70: 300 });
     expect(detectSeries(series(values), [{ type: 'changepoint' }])).toEqual([]);
