@@ -262,8 +262,19 @@ class PgSession implements DriverSession {
     if (!this.copyable) return undefined;
     await sql.unsafe('SAVEPOINT bulk_read');
     let described: CopyColumn[];
-    let q: ReturnType<ReservedSql['unsafe']>;
+    let q: ReturnType<ReservedSql['unsafe']> | undefined;
     let stream: NodeJS.ReadableStream;
+    let done = false;
+    // The server may hold the COPY's first answer until it has rows to send, so the abort path is in place
+    // before it is awaited. postgres.js marks the statement done once it hands out the stream, and then
+    // sends no cancel request for it: marked running again while the COPY has not ended, it does.
+    const cancelOnServer = () => {
+      if (done || !q) return;
+      (q as unknown as { active: boolean }).active = true;
+      void Promise.resolve(q.cancel()).catch(() => {});
+    };
+    const onAbort = () => cancelOnServer();
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
       // Parsed alone first: the text is one statement, so wrapped in COPY ( … ) it stays one query and
       // cannot close the parenthesis to reach COPY's own options (TO PROGRAM, TO 'file').
@@ -289,7 +300,10 @@ class PgSession implements DriverSession {
       // extended one (Parse/Bind/Execute: one statement), which streams COPY the same way.
       (q as unknown as { options: { simple: boolean } }).options.simple = false;
       stream = (await opened) as unknown as NodeJS.ReadableStream;
-    } catch {
+    } catch (e) {
+      // Cancelled (the caller gave up): no cursor after it. Otherwise COPY did not take the statement.
+      if (signal.aborted) throw e;
+      signal.removeEventListener('abort', onAbort);
       await sql.unsafe('ROLLBACK TO SAVEPOINT bulk_read');
       return undefined;
     }
@@ -298,9 +312,6 @@ class PgSession implements DriverSession {
     const decoder = new StringDecoder('utf8');
     const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     let pending: Row[] = [];
-    let done = false;
-    const onAbort = () => void Promise.resolve(q.cancel()).catch(() => {});
-    signal.addEventListener('abort', onAbort, { once: true });
     const finish = async () => {
       signal.removeEventListener('abort', onAbort);
       await end();
@@ -344,10 +355,11 @@ class PgSession implements DriverSession {
       },
       async cancel() {
         if (done) return finish();
-        // Given up mid-stream: closing the connection stops the COPY on the server (a cancel request
-        // could race with the statements that follow on a reused connection); the next query reconnects.
-        done = true;
+        // Given up mid-stream: a cancel request stops the COPY on the server, and the connection, left
+        // mid-answer, is closed (the next query reconnects, so the cancel cannot hit a later statement).
         signal.removeEventListener('abort', onAbort);
+        cancelOnServer();
+        done = true;
         session.dropped = true;
         await session.pool.end({ timeout: 0 }).catch(() => {});
       },

@@ -160,6 +160,30 @@ if (!databaseUrl) {
       }
     });
 
+    it('bounds a COPY that outlives the query timeout and stops it on the server', async () => {
+      const src = openSource(
+        'pgsql',
+        { conn_string: databaseUrl },
+        { timeoutMs: 5_000, queryTimeoutMs: 500 },
+      );
+      try {
+        const started = Date.now();
+        const run = (async () => {
+          for await (const _ of src.stream('select pg_sleep(10) as copy_slept', { batchSize: 10 })) void _;
+        })();
+        await expect(run).rejects.toThrow('query timed out after 500 ms');
+        expect(Date.now() - started).toBeLessThan(3_000);
+        await new Promise((r) => setTimeout(r, 300));
+        const running = await admin.unsafe(
+          "select count(*)::int as n from pg_stat_activity where query like 'COPY (%copy_slept%' and state = 'active'",
+        );
+        expect([...running]).toEqual([{ n: 0 }]);
+        await expect(src.preview('select 4 as four')).resolves.toMatchObject({ rows: [{ four: 4 }] });
+      } finally {
+        await src.close();
+      }
+    });
+
     it('never lets a query reach COPY options or a second statement', async () => {
       const attempts = [
         `select 1 as one) to stdout with (format csv, header) --`,
