@@ -276,11 +276,10 @@ export async function detectShard(
   return out;
 }
 
-/** The setups of every measure of the plan. */
+/** The setups of every measure of the plan (their reads asked at once), in plan order. */
 export async function runSetups(db: Database, plan: RunPlan): Promise<Map<Measure, RunSetup>> {
-  const out = new Map<Measure, RunSetup>();
-  for (const m of plan.measures) out.set(m, await runSetup(db, plan, m));
-  return out;
+  const setups = await Promise.all(plan.measures.map((m) => runSetup(db, plan, m)));
+  return new Map(plan.measures.map((m, i) => [m, setups[i]]));
 }
 
 /** Appends a shard's anomalies (of every measure) to the staging table and its value baselines to the baseline tables. */
