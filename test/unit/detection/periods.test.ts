@@ -131,6 +131,24 @@ describe('mpy', () => {
   });
 });
 
+describe('the Poisson noise of a period comparison', () => {
+  it('counts the events of the reference period too: a month of 12 a day 20 % down is not news against one month', () => {
+    // 360 events a month: 5.3 % Poisson noise for the month alone (3 × = 15.8 %), 7.5 % for the
+    // comparison with one month of the same (3 × = 22.4 %).
+    const month = byDate('2023-12-01', '2024-05-31', (d) => (d.startsWith('2024-04') ? 9.6 : 12));
+    expect(detectSeries(month, [{ type: 'mom' }])).toEqual([]);
+    const bigger = byDate('2023-12-01', '2024-05-31', (d) => (d.startsWith('2024-04') ? 72 : 90));
+    expect(detectSeries(bigger, [{ type: 'mom' }]).map((a) => a.startDate)).toContain('2024-04-01');
+  });
+
+  it('and a calendar week against four weeks: 84 a week 35 % down is within 3 × 12.2 %', () => {
+    const week = byDate('2024-01-01', '2024-04-28', (_, t) => (t >= 98 && t < 105 ? 7.8 : 12));
+    expect(detectSeries(week, [{ type: 'cw' }])).toEqual([]);
+    const bigger = byDate('2024-01-01', '2024-04-28', (_, t) => (t >= 98 && t < 105 ? 39 : 60));
+    expect(detectSeries(bigger, [{ type: 'cw' }])).toHaveLength(1);
+  });
+});
+
 describe('cw', () => {
   it('flags a calendar week 25 % above the mean of the four weeks before it', () => {
     const values = flat(70, 100);
