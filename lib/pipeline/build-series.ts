@@ -5,14 +5,17 @@
  * rows makes every series at once.
  *
  * Everything is built into tables of its own (`build_<tag>_…`, regular tables in the view's schema) that
- * nobody reads; swapSeries then renames them over cat_map, data and all_series in one short transaction.
+ * nobody reads; swapSeries then renames the old tables out and these in, in one short transaction, and
+ * dropBuild drops the old ones after the commit.
  * Two ways to run it (lib/pipeline/load.ts chooses):
  * - in the load's one transaction, one statement per step (PostgreSQL: other sessions run beside it);
  * - chunked, each statement on its own (PGlite: one session serves every connection and a transaction
  *   holds all of them, so each statement is kept short and other connections' queries run between them).
  *   The GROUPING SETS pass runs by day ranges (day is in every grouping set, so day ranges are
- *   independent; a day larger than a chunk is split by grouping sets), the per-series steps by series
- *   id ranges; every range is sized from the time the previous one took (about CHUNK_TARGET_MS).
+ *   independent; a day of more than SPLIT_ROWS rows in parts of the grouping sets), the per-series steps
+ *   by series id ranges; every range is sized from the time the previous one took (about
+ *   CHUNK_TARGET_MS). data is partitioned by series id range there (partitionRanges).
+ * docs/performance.md ("Status while a load runs") has the figures.
  */
 import { sql } from 'drizzle-orm';
 import {
