@@ -127,8 +127,8 @@ export async function claimJob(
 
 /**
  * Extends the lease of attempt `attempt`; false when the job no longer runs that attempt (cancelled, taken over).
- * Never shortens it: a load on the embedded database holds a longer lease over its series build
- * (lib/pipeline/load.ts), which a renewal queued just before the build must not cut back.
+ * Never shortens it: a lease set further out by other means (an operator, a longer job limit) is not
+ * cut back by a renewal that was queued before it.
  */
 export async function renewLease(db: Database, id: number, attempt: number, now: Date): Promise<boolean> {
   const rows = await db.orm
