@@ -1,5 +1,6 @@
 /** The one config loader: reads the environment once, typed, failing fast with the variable's name. */
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 
 export type Stage = 'local' | 'test' | 'aws';
 
@@ -51,7 +52,7 @@ export interface Config {
   jobs: { maxAttempts: number; retryDelaySeconds: number; timeoutSeconds: number; loadBatchSize: number };
   /** Detection: series per shard (memory per shard ≈ series × days × 9 bytes). */
   /** fanOut: a view of several shards runs as one shard message per shard on the process queue. */
-  detection: { shardSize: number; fanOut: boolean };
+  detection: { shardSize: number; maxShards: number; fanOut: boolean };
   license: { plan: string; maxDataViews: number };
   connectorTimeoutMs: number;
   connectorTestIntervalHours: number;
@@ -171,6 +172,15 @@ export function loadConfig(env: Env = process.env): Config {
     },
     detection: {
       shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
+      // Under serverless-offline every shard message runs in a worker thread of its own at once (no
+      // concurrency limit as SQS's event source has): locally at most one shard per core by default.
+      maxShards: int(
+        env,
+        'DETECTION_MAX_SHARDS',
+        str(env, 'LOCAL_LAMBDA_ENDPOINT') ? Math.max(2, availableParallelism()) : 1_000_000,
+        1,
+        1_000_000,
+      ),
       fanOut: oneOf(env, 'DETECTION_FAN_OUT', ['on', 'off'] as const, 'on') === 'on',
     },
     license: {

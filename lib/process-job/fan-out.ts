@@ -57,7 +57,7 @@ export async function startFanOut(c: Container, job: JobRow, plan: RunPlan): Pro
     await mergeJobDetail(c.db, job.id, {
       shards: count,
       // Shard workers cut the series as the coordinator did, whatever their own setting says.
-      shardSize: c.config.detection.shardSize,
+      shardSize: plan.shardSize,
       fingerprint: plan.layout.fingerprint,
       // What the plan found in the data: the shards (same fingerprint) take it instead of looking again.
       incompleteDays: plan.incompleteDays,

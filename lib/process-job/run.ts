@@ -81,11 +81,27 @@ export interface RunPlan {
   layout: Awaited<ReturnType<typeof readLayout>>;
   ctx: ReturnType<typeof detectionContext>;
   shards: Shard[];
+  /** The series per shard the shards were cut with (shardSize, or larger to stay within maxShards). */
+  shardSize: number;
   cross: boolean;
   /** value, and count when the view's count measure is not constant. */
   measures: Measure[];
   /** Trailing days left out of the analysis as incomplete (counted after ignoreLastNDays). */
   incompleteDays: number;
+}
+
+/**
+ * The series per shard: `shardSize`, or as many as it takes to cut the view into at most about
+ * `maxShards` shards (whole peer groups, so a shard may hold a few more).
+ */
+export function shardSizeWithin(
+  groups: readonly { memberIds: readonly number[] }[],
+  shardSize: number,
+  maxShards: number,
+): number {
+  if (!Number.isFinite(maxShards) || maxShards < 1) return shardSize;
+  const series = groups.reduce((n, g) => n + g.memberIds.length, 0);
+  return Math.max(shardSize, Math.ceil(series / maxShards));
 }
 
 /** The data column of a measure. */
@@ -145,6 +161,7 @@ export async function planRun(
   view: DataViewRecord,
   shardSize: number,
   known?: PlanFindings,
+  maxShards = Number.POSITIVE_INFINITY,
 ): Promise<RunPlan> {
   const def = view.definition;
   const detectors = viewDetectors(def);
@@ -152,6 +169,7 @@ export async function planRun(
   const layout = await readLayout(db, schema, def.categories ?? []);
   const ctx = detectionContext(def.analysis, layout.dayIndex0, layout.days);
   const active = layout.days > 0 && detectors.length > 0;
+  const size = shardSizeWithin(layout.groups, shardSize, maxShards);
   let incompleteDays = 0;
   // The three looks at the data are independent: asked at once, the database answers them side by side.
   const varies = active && known === undefined ? quiet(countVaries(db, schema, layout.rootId)) : undefined;
@@ -174,7 +192,8 @@ export async function planRun(
     detectors,
     layout,
     ctx,
-    shards: active ? planShards(layout.groups, shardSize) : [],
+    shards: active ? planShards(layout.groups, size) : [],
+    shardSize: size,
     cross: detectors.some((d) => CROSS_TYPES.includes(d.resolved.type)),
     measures: !active
       ? ['value']

@@ -30,7 +30,8 @@ export async function startDetection(
   signal?: AbortSignal,
 ): Promise<Record<string, unknown> | typeof DETACHED> {
   const view = await readDeployedView(systemCaller(), c.db, job.dataViewId);
-  const plan = await planRun(c.db, view, c.config.detection.shardSize);
+  const { shardSize, maxShards } = c.config.detection;
+  const plan = await planRun(c.db, view, shardSize, undefined, maxShards);
   if (fansOut(c, plan)) {
     await startFanOut(c, job, plan);
     return DETACHED;
