@@ -2,7 +2,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toEpochDay } from '../../../lib/calendar/days';
 import { createDataset } from '../../../lib/dataset/ddl';
-import { readSeriesBlock, readSeriesBlocks } from '../../../lib/process-job/series-reader';
+import type { Database } from '../../../lib/db/database';
+import {
+  PGLITE_READ_SERIES,
+  readSeriesBlock,
+  readSeriesBlocks,
+} from '../../../lib/process-job/series-reader';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
 
 const SCHEMA = 'dv_reader_test';
@@ -65,6 +70,36 @@ describe(`reading series for detection on ${backendName}`, () => {
       /distinct/,
     );
     await expect(readSeriesBlocks(t.db, SCHEMA, [2], DAY0, DAYS, [])).rejects.toThrow(/not empty/);
+  });
+
+  it('reads many series on PGlite in statements of their own, the same blocks as one statement', async () => {
+    // 100 more series (ids 101..200), each day valued by its id: more than two PGlite statements.
+    const many = Array.from({ length: 100 }, (_, i) => 101 + i);
+    await t.db.rows(
+      sql.raw(`INSERT INTO ${SCHEMA}.data (series_id, day, value, cnt, filled)
+        SELECT id, 20240101 + d, id * 10 + d, 1 + d % 2, false FROM unnest('{${many.join(',')}}'::int[]) id,
+          generate_series(0, ${DAYS - 1}) d`),
+    );
+    const asked: string[] = [];
+    const spy = (db: Database, kind: Database['kind'], inTx = false): Database => ({
+      kind,
+      orm: db.orm,
+      close: () => db.close(),
+      rows: (q) => {
+        asked.push(inTx ? 'tx' : 'alone');
+        return db.rows(q);
+      },
+      tx: (fn) => db.tx((tx) => fn(spy(tx, kind, true))),
+    });
+    const ids = [...many].reverse();
+    const chunked = await readSeriesBlocks(spy(t.db, 'pglite'), SCHEMA, ids, DAY0, DAYS, ['value', 'cnt']);
+    expect(asked).toEqual(Array(Math.ceil(ids.length / PGLITE_READ_SERIES)).fill('alone'));
+    asked.length = 0;
+    const whole = await readSeriesBlocks(spy(t.db, 'postgres'), SCHEMA, ids, DAY0, DAYS, ['value', 'cnt']);
+    expect(asked).toEqual(['tx', 'tx']);
+    expect(chunked).toEqual(whole);
+    expect(chunked[0].values[0 * DAYS + 3]).toBe(200 * 10 + 3);
+    expect(chunked[0].valuePerEvent?.[99]).toBeCloseTo((101 * 10 * DAYS + 45) / 15, 9);
   });
 
   it('gives empty blocks for no series or no days', async () => {
