@@ -51,8 +51,8 @@ function dayIndexTable(dayIndex0: number, days: number): { base: number; index: 
   return { base, index };
 }
 
-/** Series per read statement on the embedded PGlite (about 40k data rows of a 3-year view: tens of ms). */
-export const PGLITE_READ_SERIES = 40;
+/** Series per read statement on the embedded PGlite (about 11k data rows of a 3-year view: a few ms). */
+export const PGLITE_READ_SERIES = 10;
 
 /** Value per event of a series whose count varies over its days with data (NULL otherwise). */
 const PER_EVENT = `CASE WHEN min(cnt) FILTER (WHERE NOT filled) < max(cnt) FILTER (WHERE NOT filled)
