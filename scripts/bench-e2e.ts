@@ -29,6 +29,8 @@ import { groupingSets } from '../lib/pipeline/grouping';
 import { servePglite } from './local/pglite-server';
 import {
   CUBE_CATEGORIES,
+  CUBE_SOURCE_DDL,
+  cubeCopyLines,
   type Cube,
   type CubeOptions,
   generateCube,
@@ -162,26 +164,6 @@ function dayInt(cube: Cube, i: number): number {
   return Number(fromEpochDay(cube.day0 + i).replaceAll('-', ''));
 }
 
-/** The cube's rows as COPY text lines, in chunks. */
-function* copyLines(cube: Cube, chunk = 20_000): Generator<string> {
-  const days = Array.from({ length: cube.days }, (_, i) => dayInt(cube, i));
-  const leaf = cube.leaves.map((l) => `${l.district}\t${l.hotel}\t${l.room_type}\t${l.channel}`);
-  let out: string[] = [];
-  for (let r = 0; r < cube.rows; r++) {
-    out.push(
-      `${days[cube.rowDay[r]]}\t${leaf[cube.rowLeaf[r]]}\t${cube.rowAmount[r]}\t${cube.rowCount[r]}\n`,
-    );
-    if (out.length >= chunk) {
-      yield out.join('');
-      out = [];
-    }
-  }
-  if (out.length) yield out.join('');
-}
-
-const TABLE_DDL = `(day integer NOT NULL, district text NOT NULL, hotel text NOT NULL, room_type text NOT NULL,
-  channel text NOT NULL, revenue double precision NOT NULL, bookings integer NOT NULL)`;
-
 interface Source {
   /** The connector's connection string (as the service's connector stores it). */
   connString: string;
@@ -235,12 +217,12 @@ export async function openSourceDb(dir: string): Promise<Source> {
 export async function fillSource(src: Source, cube: Cube): Promise<number> {
   const t0 = performance.now();
   await src.sql.unsafe(`DROP TABLE IF EXISTS ${TABLE}`);
-  await src.sql.unsafe(`CREATE TABLE ${TABLE} ${TABLE_DDL}`);
+  await src.sql.unsafe(`CREATE TABLE ${TABLE} ${CUBE_SOURCE_DDL}`);
   if (process.env.DATABASE_URL) {
     const own = postgres(src.connString, { max: 1, onnotice: () => {} });
     try {
       const stream = await own.unsafe(`COPY ${TABLE} FROM STDIN`).writable();
-      await pipeline(copyLines(cube), stream);
+      await pipeline(cubeCopyLines(cube), stream);
     } finally {
       await own.end({ timeout: 1 });
     }
@@ -274,7 +256,7 @@ async function measureFloor(
   src: Source,
 ): Promise<{ copyMs: number; copyHow: string; cubeMs: number; cubeRows: number }> {
   await src.sql.unsafe(`DROP TABLE IF EXISTS floor_copy, floor_codes, floor_cube`);
-  await src.sql.unsafe(`CREATE TABLE floor_copy ${TABLE_DDL}`);
+  await src.sql.unsafe(`CREATE TABLE floor_copy ${CUBE_SOURCE_DDL}`);
   let copyMs = Number.NaN;
   let copyHow = 'none';
   if (process.env.DATABASE_URL) {

@@ -12,11 +12,11 @@
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { fromEpochDay, toEpochDay } from '../lib/calendar/days';
+import { toEpochDay } from '../lib/calendar/days';
 import { openSource } from '../lib/connectors/index';
 import type { JobRow } from '../lib/jobs/repository';
 import { runLoad } from '../lib/pipeline/load';
-import { CUBE_CATEGORIES, generateCube, HOTEL_CUBE } from './synthetic/cube';
+import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from './synthetic/cube';
 import { createDataset, schemaNameFor } from '../lib/dataset/ddl';
 import { connectDatabase } from '../lib/db/connect';
 import type { Database } from '../lib/db/database';
@@ -139,26 +139,8 @@ async function createHotelView(db: Database, url: string): Promise<DataViewRecor
   const src = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await src.unsafe(`DROP TABLE IF EXISTS public.hotel_bookings`);
-    await src.unsafe(`CREATE TABLE public.hotel_bookings (day integer NOT NULL, district text NOT NULL, hotel text NOT NULL,
-      room_type text NOT NULL, channel text NOT NULL, revenue double precision NOT NULL, bookings integer NOT NULL)`);
-    const days = Array.from({ length: cube.days }, (_, i) =>
-      Number(fromEpochDay(cube.day0 + i).replaceAll('-', '')),
-    );
-    const leaf = cube.leaves.map((l) => `${l.district}\t${l.hotel}\t${l.room_type}\t${l.channel}`);
-    function* lines() {
-      let out: string[] = [];
-      for (let r = 0; r < cube.rows; r++) {
-        out.push(
-          `${days[cube.rowDay[r]]}\t${leaf[cube.rowLeaf[r]]}\t${cube.rowAmount[r]}\t${cube.rowCount[r]}\n`,
-        );
-        if (out.length >= 20_000) {
-          yield out.join('');
-          out = [];
-        }
-      }
-      if (out.length) yield out.join('');
-    }
-    await pipeline(lines(), await src.unsafe('COPY public.hotel_bookings FROM STDIN').writable());
+    await src.unsafe(`CREATE TABLE public.hotel_bookings ${CUBE_SOURCE_DDL}`);
+    await pipeline(cubeCopyLines(cube), await src.unsafe('COPY public.hotel_bookings FROM STDIN').writable());
     await src.unsafe('ANALYZE public.hotel_bookings');
   } finally {
     await src.end({ timeout: 1 });

@@ -20,8 +20,7 @@ import {
   emptyBatch,
   stageWriter,
 } from '../lib/pipeline/stage';
-import { fromEpochDay } from '../lib/calendar/days';
-import { CUBE_CATEGORIES, generateCube, HOTEL_CUBE } from './synthetic/cube';
+import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from './synthetic/cube';
 
 const TABLE = 'hotel_bookings';
 const SOURCE_DB = 'bench_read_source';
@@ -54,26 +53,8 @@ async function ensureSource(base: string, refill: boolean): Promise<number> {
     if (t.ok && !refill) return Number((await src.unsafe(`SELECT count(*)::int AS n FROM ${TABLE}`))[0].n);
     const cube = generateCube(HOTEL_CUBE);
     await src.unsafe(`DROP TABLE IF EXISTS ${TABLE}`);
-    await src.unsafe(`CREATE TABLE ${TABLE} (day integer NOT NULL, district text NOT NULL, hotel text NOT NULL,
-      room_type text NOT NULL, channel text NOT NULL, revenue double precision NOT NULL, bookings integer NOT NULL)`);
-    const days = Array.from({ length: cube.days }, (_, i) =>
-      Number(fromEpochDay(cube.day0 + i).replaceAll('-', '')),
-    );
-    const leaf = cube.leaves.map((l) => `${l.district}\t${l.hotel}\t${l.room_type}\t${l.channel}`);
-    function* lines() {
-      let out: string[] = [];
-      for (let r = 0; r < cube.rows; r++) {
-        out.push(
-          `${days[cube.rowDay[r]]}\t${leaf[cube.rowLeaf[r]]}\t${cube.rowAmount[r]}\t${cube.rowCount[r]}\n`,
-        );
-        if (out.length >= 20_000) {
-          yield out.join('');
-          out = [];
-        }
-      }
-      if (out.length) yield out.join('');
-    }
-    await pipeline(lines(), await src.unsafe(`COPY ${TABLE} FROM STDIN`).writable());
+    await src.unsafe(`CREATE TABLE ${TABLE} ${CUBE_SOURCE_DDL}`);
+    await pipeline(cubeCopyLines(cube), await src.unsafe(`COPY ${TABLE} FROM STDIN`).writable());
     await src.unsafe(`ANALYZE ${TABLE}`);
     return cube.rows;
   } finally {

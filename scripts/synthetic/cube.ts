@@ -344,3 +344,26 @@ export function movedShare(cube: Cube, inj: CubeInjection, key: CubeKey, measure
   });
   return before === 0 ? 0 : Math.abs(after - before) / before;
 }
+
+/** Columns of a source table holding the cube's rows (the benches' and the eval's hotel_bookings). */
+export const CUBE_SOURCE_DDL = `(day integer NOT NULL, district text NOT NULL, hotel text NOT NULL, room_type text NOT NULL,
+  channel text NOT NULL, revenue double precision NOT NULL, bookings integer NOT NULL)`;
+
+/** The cube's rows as COPY text lines (CUBE_SOURCE_DDL's columns), in chunks of `chunk` rows. */
+export function* cubeCopyLines(cube: Cube, chunk = 20_000): Generator<string> {
+  const days = Array.from({ length: cube.days }, (_, i) =>
+    Number(fromEpochDay(cube.day0 + i).replaceAll('-', '')),
+  );
+  const leaf = cube.leaves.map((l) => `${l.district}\t${l.hotel}\t${l.room_type}\t${l.channel}`);
+  let out: string[] = [];
+  for (let r = 0; r < cube.rows; r++) {
+    out.push(
+      `${days[cube.rowDay[r]]}\t${leaf[cube.rowLeaf[r]]}\t${cube.rowAmount[r]}\t${cube.rowCount[r]}\n`,
+    );
+    if (out.length >= chunk) {
+      yield out.join('');
+      out = [];
+    }
+  }
+  if (out.length) yield out.join('');
+}

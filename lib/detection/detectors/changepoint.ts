@@ -20,6 +20,15 @@ const EARLIER_DAYS = 56;
 const EARLIER_WEEKS = 16;
 const weekMeans = new Float64Array(EARLIER_WEEKS);
 
+/** Days with data in [a, b) (special days left out) and their weekday-normalised sum (segmentSums' prefixes). */
+function daysIn(input: RunInput, ws: Workspace, a: number, b: number): number {
+  return input.special === null ? b - a : ws.prefixB[b] - ws.prefixB[a];
+}
+
+function sumIn(ws: Workspace, a: number, b: number): number {
+  return ws.prefixA[b] - ws.prefixA[a];
+}
+
 /**
  * Whether the change at `at` from m1 to m2 brings the series back to where it was before the segment
  * that precedes it: to the mean of the EARLIER_DAYS before it, or to the median weekly level of the
@@ -40,20 +49,18 @@ function returnsToEarlier(
   const hi = at - m;
   const lo = Math.max(input.start, hi - EARLIER_DAYS);
   if (hi - lo < 28) return false;
-  const sum = ws.prefixA;
-  const cnt = input.special === null ? null : ws.prefixB;
-  const n = cnt === null ? hi - lo : cnt[hi] - cnt[lo];
+  const n = daysIn(input, ws, lo, hi);
   if (n < 21) return false;
   const near = (level: number) => Math.abs(m2 - level) < Math.abs(m2 - m1) / 2;
-  if (near((sum[hi] - sum[lo]) / n)) return true;
+  if (near(sumIn(ws, lo, hi) / n)) return true;
   // The median of the weekly levels further back.
   let k = 0;
   for (let w = 0; w < EARLIER_WEEKS; w++) {
     const b = hi - 7 * w;
     const a = b - 7;
     if (a < input.start) break;
-    const days = cnt === null ? 7 : cnt[b] - cnt[a];
-    if (days >= 4) weekMeans[k++] = (sum[b] - sum[a]) / days;
+    const days = daysIn(input, ws, a, b);
+    if (days >= 4) weekMeans[k++] = sumIn(ws, a, b) / days;
   }
   if (k < 8) return false;
   const sorted = weekMeans.subarray(0, k).sort();
@@ -78,11 +85,9 @@ function continuesDrift(
   const hi = at - m;
   const lo = hi - m;
   if (lo < input.start || !(m1 > 0) || !(m2 > 0)) return false;
-  const sum = ws.prefixA;
-  const cnt = input.special === null ? null : ws.prefixB;
-  const n = cnt === null ? m : cnt[hi] - cnt[lo];
+  const n = daysIn(input, ws, lo, hi);
   if (n < m / 2) return false;
-  const m0 = (sum[hi] - sum[lo]) / n;
+  const m0 = sumIn(ws, lo, hi) / n;
   if (!(m0 > 0)) return false;
   const step = Math.log(m2 / m1);
   if (step === 0 || Math.abs(step) > DRIFT_MAX) return false;
@@ -266,10 +271,8 @@ class Season {
   }
 
   private mean(a: number, b: number): number {
-    const sum = this.ws.prefixA;
-    const cnt = this.input.special === null ? null : this.ws.prefixB;
-    const n = cnt === null ? b - a : cnt[b] - cnt[a];
-    return n > 0 ? (sum[b] - sum[a]) / n : Number.NaN;
+    const n = daysIn(this.input, this.ws, a, b);
+    return n > 0 ? sumIn(this.ws, a, b) / n : Number.NaN;
   }
 
   factor(a: number, b: number): number {
