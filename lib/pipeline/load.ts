@@ -421,7 +421,7 @@ export async function runLoad(
           `CREATE TABLE ${ident(schema)}.${ident(newDict)} (category text NOT NULL, code integer NOT NULL, value text NOT NULL)`,
         ),
       );
-      await writeEntries(deps.db, schema, newDict, dict.newEntries());
+      await writeDictionary(deps.db, schema, dict.newEntries(), { table: newDict, chunk: 2000 });
       await deps.db.tx(async (tx) => {
         // A smaller sample than PostgreSQL's default, in a short transaction of its own (build-series.ts).
         await tx.rows(sql.raw(`SET LOCAL default_statistics_target = ${CHUNKED_STATISTICS_TARGET}`));
@@ -559,19 +559,4 @@ async function prepareInt(
     i = j;
   }
   return { table, dayIndex, days };
-}
-
-/** Writes dictionary entries into `table` of the schema (a chunked build's new entries, put into dict at the swap). */
-async function writeEntries(
-  db: Database,
-  schema: string,
-  table: string,
-  entries: ReadonlyArray<{ category: string; code: number; value: string }>,
-): Promise<void> {
-  const chunk = 2000;
-  for (let i = 0; i < entries.length; i += chunk) {
-    const part = entries.slice(i, i + chunk);
-    await db.rows(sql`INSERT INTO ${sql.raw(`${ident(schema)}.${ident(table)}`)} (category, code, value)
-      SELECT * FROM json_to_recordset(${JSON.stringify(part)}::json) AS x(category text, code int, value text)`);
-  }
 }

@@ -54,16 +54,19 @@ export async function readDictionary(
   return db.rows(sql.raw(`SELECT category, code, value FROM ${ident(schema)}.dict`));
 }
 
-/** Writes dictionary entries (inside the load's transaction). */
+/**
+ * Writes dictionary entries into the schema's `dict` (inside the load's transaction), or into `table`
+ * (a chunked build's new entries, put into dict at the swap), `chunk` entries per statement.
+ */
 export async function writeDictionary(
   db: Database,
   schema: string,
   entries: ReadonlyArray<{ category: string; code: number; value: string }>,
+  { table = 'dict', chunk = 5000 }: { table?: string; chunk?: number } = {},
 ): Promise<void> {
-  const chunk = 5000;
   for (let i = 0; i < entries.length; i += chunk) {
     const part = entries.slice(i, i + chunk);
-    await db.rows(sql`INSERT INTO ${sql.raw(ident(schema))}.dict (category, code, value)
+    await db.rows(sql`INSERT INTO ${sql.raw(`${ident(schema)}.${ident(table)}`)} (category, code, value)
       SELECT * FROM json_to_recordset(${JSON.stringify(part)}::json) AS x(category text, code int, value text)`);
   }
 }
