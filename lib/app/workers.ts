@@ -3,19 +3,64 @@
  * handlers over their process's container (functions/container.ts `withWorkers`), which hands the same
  * list to its local queue's in-process delivery. Only the worker entrypoints and the tests that run jobs
  * in process import this list, so the other functions' bundles carry no job code.
+ *
+ * Here too is what follows a published detection cycle: the after-cycle hooks, in the order they run.
  */
+import { alertsAfterDetection } from '../alerts/deliver';
+import { readViews } from '../dataviews/scope';
+import { systemCaller } from '../identity/caller';
+import type { JobRow } from '../jobs/repository';
+import { DETACHED } from '../jobs/runner';
 import { deadLetterWorker, jobWorker } from '../jobs/worker';
 import { loadJob } from '../pipeline/load-job';
-import { abandonJob, processJob, processShards } from '../process-job/job';
+import { type AfterPublish, abandonJob, processJob, processShards } from '../process-job/job';
 import type { WorkerHandler } from '../queue/local';
 import type { WorkerName } from '../queue/port';
+import { type Logger, logger } from '../shared/logger';
+import { regenerateSummariesForView } from '../summaries/service';
+import { type AfterCycleHook, runAfterCycle } from './after-cycle';
 import type { Container } from './container';
+
+/**
+ * What runs after every published detection cycle, in this order: a hook sees in `earlier` what the
+ * hooks before it returned. A failing hook is reported in the job detail under its name, never fails the job.
+ */
+export function afterCycleHooks(c: Container): AfterCycleHook[] {
+  const deps = (log: Logger) => ({
+    db: c.db,
+    secrets: c.secrets,
+    clock: c.clock,
+    timeZone: c.config.timeZone,
+    log,
+  });
+  return [
+    { name: 'summaries', run: ({ view, log }) => regenerateSummariesForView(deps(log), view) },
+    { name: 'alerts', run: ({ view, log }) => alertsAfterDetection(deps(log), view) },
+  ];
+}
+
+/** The after-cycle hooks over `c`, as the process job's continuation after it published. */
+function afterPublish(c: Container): AfterPublish {
+  const readView = async (id: number) => (await readViews(systemCaller(), c.db, { ids: [id] }))[0];
+  return (job, signal) => runAfterCycle({ readView, log: logger }, afterCycleHooks(c), job, signal);
+}
+
+/** The process worker's work on the job's own message: detection, then the hooks when it published here. */
+export async function processCycle(
+  c: Container,
+  job: JobRow,
+  signal: AbortSignal,
+): Promise<Record<string, unknown> | typeof DETACHED> {
+  const detail = await processJob(c, job, signal);
+  if (detail === DETACHED) return detail;
+  return { ...detail, ...(await afterPublish(c)(job, signal)) };
+}
 
 /** The worker of each queue over the container `container` gives (built by the caller, never fetched here). */
 export function workerHandlers(container: () => Promise<Container>): Record<WorkerName, WorkerHandler> {
   return {
     load: jobWorker(container, 'load', loadJob),
-    process: jobWorker(container, 'process', processJob, processShards),
+    process: jobWorker(container, 'process', processCycle, (c) => processShards(c, afterPublish(c))),
     deadLetters: deadLetterWorker(container, abandonJob),
   };
 }

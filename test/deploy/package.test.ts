@@ -48,7 +48,12 @@ const SOURCE_FUNCTIONS = ['connectors', 'connectorTests', 'dataviews', 'loadWork
 /** The functions that run jobs (functions/workers/*): the only bundles with the job workers' code. */
 const WORKER_FUNCTIONS = ['loadWorker', 'processWorker', 'deadLetters'];
 /** The job workers' code (lib/app/workers.ts and what only the workers import). */
-const WORKER_CODE = ['lib/app/workers.ts', 'lib/jobs/worker.ts', 'lib/pipeline/load-job.ts'];
+const WORKER_CODE = [
+  'lib/app/workers.ts',
+  'lib/app/after-cycle.ts',
+  'lib/jobs/worker.ts',
+  'lib/pipeline/load-job.ts',
+];
 const SOURCE_DRIVERS = ['mssql', 'tedious', 'oracledb', 'snowflake-sdk'];
 /**
  * Unzipped size budgets: Lambda reads the whole bundle at a cold start. `noJobs`: every function that

@@ -1,6 +1,6 @@
 /**
  * Alerts with real parts: a webhook receiver and a local SMTP server on 127.0.0.1, real load and detection cycles
- * (processJob, as the process worker runs it), the every-minute schedule for digests and retries.
+ * (processCycle, as the process worker runs it), the every-minute schedule for digests and retries.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { alertsAfterCycle, alertsScheduleTick } from '../../../lib/alerts/hooks';
+import { alertsAfterDetection } from '../../../lib/alerts/deliver';
+import { alertDeps, alertsScheduleTick } from '../../../lib/alerts/hooks';
+import { processCycle } from '../../../lib/app/workers';
 import { ident, schemaNameFor } from '../../../lib/dataset/ddl';
 import type { JobRow } from '../../../lib/jobs/repository';
-import { processJob } from '../../../lib/process-job/job';
 import { fixedClock } from '../../../lib/shared/clock';
 import { loadedDetectionView } from '../../support/detection-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
@@ -90,13 +91,13 @@ describe('alerts on saved filters', () => {
   const clock = fixedClock('2024-02-01T08:30:00Z');
   let jobSeq = 9000;
 
-  /** The anomalies a detection run publishes: all_anomalies replaced (new ids), then the after-cycle hook of processJob. */
+  /** The anomalies a detection run publishes: all_anomalies replaced (new ids), then the alerts' after-cycle step. */
   let published: StoredAnomaly[] = [];
   const cycle = async (anomalies: StoredAnomaly[] = published) => {
     published = anomalies;
     await s.container.db.rows(sql.raw(`DELETE FROM ${ident(schemaNameFor(viewId))}.all_anomalies`));
     await addAnomalies(s.container.db, view, anomalies);
-    return alertsAfterCycle(s.container, viewId, ++jobSeq);
+    return alertsAfterDetection(alertDeps(s.container), { id: viewId, domain: 'retail', name: 'shop' });
   };
   const spike = (country: string | null, day: string, sin = 2): StoredAnomaly => ({
     startDate: day,
@@ -429,11 +430,12 @@ describe('alerts on saved filters', () => {
   it('runs after a real load and detection cycle of the process job (the job detail reports it)', async () => {
     const loaded = await loadedDetectionView(s.container.db, source, viewSpec([19], []));
     const job = { id: ++jobSeq, dataViewId: loaded, kind: 'Process', status: 'running' } as unknown as JobRow;
-    const detail = (await processJob(s.container, job, new AbortController().signal)) as Record<
+    const detail = (await processCycle(s.container, job, new AbortController().signal)) as Record<
       string,
       unknown
     >;
     expect(detail.series).toBe(3);
     expect(Array.isArray(detail.alerts)).toBe(true);
+    expect(Array.isArray(detail.summaries)).toBe(true);
   });
 });

@@ -90,6 +90,8 @@ function fanOutSuite(makeHarness: () => QueueHarness): void {
       const single = await process(id);
       expect(single).toMatchObject({ status: 'finished' });
       expect(single.detail.fannedOut).toBeUndefined();
+      // The after-cycle hooks ran once the run published, and said so in the job detail.
+      expect(single.detail).toMatchObject({ summaries: [], alerts: [] });
       const expected = withoutIds(await anomalies(id));
       expect(expected.length).toBeGreaterThan(0);
 
@@ -97,6 +99,7 @@ function fanOutSuite(makeHarness: () => QueueHarness): void {
       const fanned = await process(id);
       expect(fanned).toMatchObject({ status: 'finished', error: null, attempts: 1 });
       expect(fanned.detail).toMatchObject({ fannedOut: true, anomalies: single.detail.anomalies });
+      expect(fanned.detail).toMatchObject({ summaries: [], alerts: [] });
       expect(fanned.detail.shards).toBeGreaterThan(1);
       expect([...fanned.detail.shardsDone].sort((a, b) => a - b)).toEqual(
         Array.from({ length: fanned.detail.shards }, (_, i) => i),
