@@ -24,7 +24,7 @@ import { dataViews } from '../lib/db/tables/dataviews';
 import { DETECTOR_TYPES, withDefaults } from '../lib/dataviews/definition/detector-params';
 import { type DataViewRecord, type DataViewRow, toDataView } from '../lib/dataviews/views';
 import { runViewDetection } from '../lib/process-job/run';
-import { intArrayLiteral } from '../lib/process-job/series-reader';
+import { intArrayLiteral } from '../lib/dataset/ddl';
 import { logger } from '../lib/shared/logger';
 
 const argv = process.argv.slice(2);

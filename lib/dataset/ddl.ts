@@ -84,6 +84,11 @@ export function allSeriesColumnsDdl(table: string): string {
   return `series_id integer NOT NULL, first_day integer, last_day integer, days integer NOT NULL DEFAULT 0, total_value double precision NOT NULL DEFAULT 0, total_count double precision NOT NULL DEFAULT 0, share_parent double precision, share_total double precision, CONSTRAINT ${ident(`${table}_pkey`)} PRIMARY KEY (series_id)`;
 }
 
+/** PostgreSQL array literal of integers. */
+export function intArrayLiteral(xs: ArrayLike<number>): string {
+  return `{${Array.prototype.join.call(xs, ',')}}`;
+}
+
 /** Tables a load builds before it swaps them in (lib/pipeline/build-series.ts): not part of the dataset. */
 export const BUILD_TABLE_PREFIX = 'build_';
 

@@ -15,7 +15,7 @@ import {
 } from '../process-job/baseline-store';
 import { CROSS_TYPES, peerWeeks, type ViewDetector, viewDetectors } from '../process-job/detectors';
 import { mixLinks, planShards, readLayout } from '../process-job/layout';
-import { readSeriesBlock } from '../process-job/series-reader';
+import { readSeries, seriesSource } from '../dataset/series-store';
 import { shardBaselines } from '../process-job/shard';
 
 export const NO_BASELINE_DETECTORS = 'No peer, mix or cardinality detector is defined for this data view.';
@@ -63,7 +63,7 @@ export async function recalculateBaselines(
   if (layout.days > 0 && (weeks.length > 0 || wantCardinality)) {
     for (const shard of planShards(layout.groups, c.config.detection.shardSize)) {
       const ids = shard.groups.filter((g) => g.parentId !== null).flatMap((g) => g.memberIds);
-      const block = await readSeriesBlock(c.db, schema, ids, layout.dayIndex0, layout.days);
+      const [block] = await readSeries(c.db, seriesSource(row), ids, layout, ['value']);
       const b = shardBaselines(shard, block, weeks, wantCardinality, {
         peer: leastMinVolume(detectors, 'peer'),
         cardinality: leastMinVolume(detectors, 'cardinality'),

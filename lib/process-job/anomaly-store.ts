@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import type { AnomalyColumns } from '../detection/anomaly-columns';
-import { intArrayLiteral } from './series-reader';
+import { intArrayLiteral } from '../dataset/ddl';
 
 export const COLUMNS =
   'series_id, measure, type, detector_index, start_date, end_date, duration, actual_value, predicted_value, change, change_pct, change_cum, share_pct, recurrence, result';

@@ -10,7 +10,7 @@ import { epochDayToYyyymmdd } from '../calendar/days';
 import { baselineTablesDdl, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import type { ShardBaselines } from './shard';
-import { intArrayLiteral } from './series-reader';
+import { intArrayLiteral } from '../dataset/ddl';
 
 /** Creates the baseline tables in their current shape (a dataset deployed before keeps older ones). */
 export async function ensureBaselineTables(db: Database, schema: string): Promise<void> {

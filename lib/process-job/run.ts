@@ -8,13 +8,11 @@
  * commit; a failure or a load that commits meanwhile leaves them untouched.
  */
 import { alignCalendar } from '../calendar/special-calendar';
-import { epochDayToYyyymmdd, fromEpochDay, yyyymmddToEpochDay } from '../calendar/days';
+import { fromEpochDay } from '../calendar/days';
 import type { Database } from '../db/database';
 import { Workspace } from '../detection/workspace';
 import type { DataViewRecord } from '../dataviews/views';
 import type { Logger } from '../shared/logger';
-import { sql } from 'drizzle-orm';
-import { ident } from '../dataset/ddl';
 import { feedbackExclusions } from '../feedback/exclusions';
 import { publishStage } from './anomaly-publish';
 import { appendStage, createStage, dropStage, type Measure, stageRunIds } from './anomaly-store';
@@ -22,7 +20,15 @@ import { incompleteTrailingDays } from './incomplete';
 import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
 import { CROSS_TYPES, detectionContext, replaceFromDay, viewDetectors } from './detectors';
 import { mixLinks, planShards, readFingerprint, readLayout, type Shard } from './layout';
-import { readSeriesBlock, readSeriesBlocks, rowValues, type SeriesBlock } from './series-reader';
+import {
+  countVaries,
+  readSeries,
+  rowValues,
+  type SeriesBlock,
+  type SeriesSource,
+  seriesPerDay,
+  seriesSource,
+} from '../dataset/series-store';
 import { detectShardBlock, type RunSetup, shardSeriesIds } from './shard';
 
 export interface DetectionDeps {
@@ -76,6 +82,8 @@ async function dropOrphans(deps: DetectionDeps, schema: string, runId: number): 
 export interface RunPlan {
   viewId: number;
   schema: string;
+  /** Where the view's series are read (lib/dataset/series-store.ts). */
+  source: SeriesSource;
   categories: string[];
   detectors: ReturnType<typeof viewDetectors>;
   layout: Awaited<ReturnType<typeof readLayout>>;
@@ -104,50 +112,6 @@ export function shardSizeWithin(
   return Math.max(shardSize, Math.ceil(series / maxShards));
 }
 
-/** The data column of a measure. */
-export function measureColumn(m: Measure): 'value' | 'cnt' {
-  return m === 'count' ? 'cnt' : 'value';
-}
-
-/** Series with data (not gap-filled) per day of the view, counted from day index `from` on (0 before). */
-async function presentPerDay(
-  db: Database,
-  schema: string,
-  dayIndex0: number,
-  days: number,
-  from: number,
-): Promise<Float64Array> {
-  const out = new Float64Array(days);
-  const first = Math.max(0, from);
-  if (first >= days) return out;
-  const rows = await db.rows<{ day: number; n: number }>(
-    sql.raw(`SELECT day, count(*)::int AS n FROM ${ident(schema)}.data
-      WHERE NOT filled AND day >= ${epochDayToYyyymmdd(dayIndex0 + first)} GROUP BY day`),
-  );
-  for (const r of rows) {
-    const t = yyyymmddToEpochDay(Number(r.day)) - dayIndex0;
-    if (t >= 0 && t < days) out[t] = Number(r.n);
-  }
-  return out;
-}
-
-/**
- * Whether the view's count measure varies over the loaded (not gap-filled) days of the root series
- * (the total), or of every series when the view has none. A count that is the same every day (no
- * count column: 0) has nothing to say. The total is the sum of every leaf, so a count that varies on
- * any series varies there (unless the changes cancel out exactly); reading one series keeps the
- * check cheap on large views.
- */
-async function countVaries(db: Database, schema: string, rootId: number | null): Promise<boolean> {
-  const d = `${ident(schema)}.data`;
-  const where = rootId === null ? 'NOT filled' : `series_id = ${Math.trunc(rootId)} AND NOT filled`;
-  const [r] = await db.rows<{ v: boolean }>(
-    sql.raw(`SELECT EXISTS (SELECT 1 FROM (SELECT cnt, lag(cnt) OVER (PARTITION BY series_id ORDER BY day) AS prev
-      FROM ${d} WHERE ${where}) x WHERE x.cnt <> x.prev) AS v`),
-  );
-  return r?.v === true;
-}
-
 /** What planRun finds in the data beyond the layout; a fanned-out run's shards take it from the coordinator's plan. */
 export type PlanFindings = Pick<RunPlan, 'incompleteDays' | 'measures'>;
 
@@ -172,15 +136,17 @@ export async function planRun(
   const size = shardSizeWithin(layout.groups, shardSize, maxShards);
   let incompleteDays = 0;
   // The three looks at the data are independent: asked at once, the database answers them side by side.
-  const varies = active && known === undefined ? quiet(countVaries(db, schema, layout.rootId)) : undefined;
+  const source = seriesSource(view);
+  const window = { dayIndex0: layout.dayIndex0, days: layout.days };
+  const varies = active && known === undefined ? quiet(countVaries(db, source, layout.rootId)) : undefined;
   if (active && known !== undefined) {
     incompleteDays = known.incompleteDays;
     ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
   } else if (active && layout.rootId !== null) {
     const end = Math.max(0, layout.days - Math.max(0, ctx.ignoreLastNDays ?? 0));
     const [root, present] = await Promise.all([
-      readSeriesBlock(db, schema, [layout.rootId], layout.dayIndex0, layout.days),
-      presentPerDay(db, schema, layout.dayIndex0, layout.days, end - 3 - 7 * 4),
+      readSeries(db, source, [layout.rootId], window, ['value']).then(([b]) => b),
+      seriesPerDay(db, source, window, end - 3 - 7 * 4),
     ]);
     incompleteDays = incompleteTrailingDays(rowValues(root, 0), end, undefined, present);
     ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
@@ -188,6 +154,7 @@ export async function planRun(
   return {
     viewId: view.id,
     schema,
+    source,
     categories: (def.categories ?? []).map((c) => c.name),
     detectors,
     layout,
@@ -225,14 +192,7 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
   const root =
     layout.rootId === null
       ? undefined
-      : await readSeriesBlock(
-          db,
-          plan.schema,
-          [layout.rootId],
-          layout.dayIndex0,
-          layout.days,
-          measureColumn(measure),
-        );
+      : (await readSeries(db, plan.source, [layout.rootId], layout, [measure]))[0];
   const calendarFlags = ctx.calendar ? alignCalendar(ctx.calendar, layout.dayIndex0, layout.days) : null;
   return {
     detectors:
@@ -254,14 +214,7 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
 
 /** Reads the series of shard `index` for every measure of the plan in one query: a block per measure, in plan order. */
 async function readShard(db: Database, plan: RunPlan, index: number): Promise<SeriesBlock[]> {
-  return readSeriesBlocks(
-    db,
-    plan.schema,
-    shardSeriesIds(plan.shards[index]),
-    plan.layout.dayIndex0,
-    plan.layout.days,
-    plan.measures.map(measureColumn),
-  );
+  return readSeries(db, plan.source, shardSeriesIds(plan.shards[index]), plan.layout, plan.measures);
 }
 
 /** One measure's result of one shard. */

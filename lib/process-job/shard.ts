@@ -11,7 +11,7 @@ import type { Workspace } from '../detection/workspace';
 import type { SeriesExclusion } from '../feedback/exclusions';
 import { peerWeeks, type ViewDetector } from './detectors';
 import type { Shard } from './layout';
-import { rowPresent, rowValues, type SeriesBlock, materialLevels } from './series-reader';
+import { rowPresent, rowValues, type SeriesBlock } from '../dataset/series-store';
 
 export interface RunSetup {
   detectors: ViewDetector[];
@@ -152,6 +152,14 @@ function run(
     runDetector(input, d.resolved, setup.ctx, w, setup.calendarFlags, setup.ws, out.anomalies);
   else runWithFeedback(input, d, setup, w, ex, out.anomalies);
   out.anomalies.tag(before, d.index);
+}
+
+/**
+ * The material level of each of `rows` in its own units: `minVolume` events a day times the row's
+ * value per event (1 when the values are the events). Peer voters and cardinality children count from it.
+ */
+export function materialLevels(block: SeriesBlock, rows: readonly number[], minVolume: number): number[] {
+  return rows.map((r) => minVolume * (block.valuePerEvent?.[r] || 1));
 }
 
 /** Every anomaly of the shard's series (and the cardinality anomalies of their parents), plus the baselines used. */

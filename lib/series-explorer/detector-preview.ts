@@ -20,7 +20,8 @@ import { type Caller, requireAdmin } from '../identity/caller';
 import { NotFoundError, ValidationError } from '../shared/errors';
 import { detectionContext, engineConfig, peerWeeks } from '../process-job/detectors';
 import { readLayout, type ViewLayout } from '../process-job/layout';
-import { materialLevels, readSeriesBlock, rowPresent, rowValues } from '../process-job/series-reader';
+import { readSeries, rowPresent, rowValues, seriesSource } from '../dataset/series-store';
+import { materialLevels } from '../process-job/shard';
 
 export interface DetectorPreviewBody {
   seriesId?: number;
@@ -147,14 +148,9 @@ export async function runPreview(
       ),
     ),
   ];
-  const block = await readSeriesBlock(
-    c.db,
-    schema,
-    ids,
-    layout.dayIndex0,
-    layout.days,
-    body.measure === 'count' ? 'cnt' : 'value',
-  );
+  const [block] = await readSeries(c.db, seriesSource(row), ids, layout, [
+    body.measure === 'count' ? 'count' : 'value',
+  ]);
   const rowOf = (sid: number | null | undefined) =>
     sid === null || sid === undefined ? undefined : block.rowOf.get(sid);
   const own = rowOf(series.id) as number;

@@ -8,7 +8,7 @@ import {
   viewDetectors,
 } from '../../../lib/process-job/detectors';
 import { type PeerGroup, planShards } from '../../../lib/process-job/layout';
-import type { SeriesBlock } from '../../../lib/process-job/series-reader';
+import type { SeriesBlock } from '../../../lib/dataset/series-store';
 import { detectShardBlock, shardSeriesIds } from '../../../lib/process-job/shard';
 
 const group = (parentId: number | null, category: number, memberIds: number[]): PeerGroup => ({

@@ -1,14 +1,43 @@
 /**
- * Reads series of a view's `data` table into one columnar block: row r holds the days
- * dayIndex0 .. dayIndex0 + days - 1 of series ids[r]. Each series comes back as a single bytea of
- * packed (day, value) pairs, so the database sends one row per series instead of one per day and
- * the decoder places each value by its day (no reliance on aggregation order). Days before a
- * series' first row are 0 and not present; gap-filled days are present = 0.
+ * The one reader of a view's series data (the `data` table): every module that needs a series' daily
+ * values (detection and its baselines, the explorer and the detector preview, incidents) reads them here,
+ * as columnar blocks over a window of days, so that the storage behind it can change in one place.
+ *
+ * readSeries(db, source, ids, window, measures): one block per measure; row r holds the days
+ * window.dayIndex0 .. + window.days - 1 of series ids[r] (epoch days), present = 1 on a day with source
+ * rows, 0 on a gap-filled day or outside the series' range (where the value is 0). seriesPerDay counts
+ * the series with data per day; countVaries tells whether a series' count measure varies.
  */
 import { sql } from 'drizzle-orm';
-import { epochDayToYyyymmdd } from '../calendar/days';
-import { ident } from '../dataset/ddl';
+import { epochDayToYyyymmdd, yyyymmddToEpochDay } from '../calendar/days';
+import { ident, intArrayLiteral } from './ddl';
 import type { Database } from '../db/database';
+
+/** The measures of a series: the source's value column and its count column (`source.countColumn`). */
+export type SeriesMeasure = 'value' | 'count';
+
+/** How days without data are filled (`analysis.fillGapMethod`). */
+export type GapFill = 'zero' | 'linear' | 'previous';
+
+/** Where a view's series are: its dataset schema, and how its gaps are filled. */
+export interface SeriesSource {
+  schema: string;
+  fill: GapFill;
+}
+
+/** The series source of a deployed view. */
+export function seriesSource(view: {
+  schema: string;
+  definition: { analysis?: { fillGapMethod?: GapFill } };
+}): SeriesSource {
+  return { schema: view.schema, fill: view.definition.analysis?.fillGapMethod ?? 'zero' };
+}
+
+/** Consecutive days: the first as an epoch day, and how many. */
+export interface DayWindow {
+  dayIndex0: number;
+  days: number;
+}
 
 export interface SeriesBlock {
   dayIndex0: number;
@@ -34,14 +63,6 @@ export function rowPresent(block: SeriesBlock, r: number): Uint8Array {
   return block.present.subarray(r * block.days, (r + 1) * block.days);
 }
 
-/**
- * The material level of each of `rows` in its own units: `minVolume` events a day times the row's
- * value per event (1 when the values are the events). Peer voters and cardinality children count from it.
- */
-export function materialLevels(block: SeriesBlock, rows: readonly number[], minVolume: number): number[] {
-  return rows.map((r) => minVolume * (block.valuePerEvent?.[r] || 1));
-}
-
 /** YYYYMMDD → day index in the view, as a flat lookup over the view's YYYYMMDD span. */
 function dayIndexTable(dayIndex0: number, days: number): { base: number; index: Int32Array } {
   const base = epochDayToYyyymmdd(dayIndex0);
@@ -58,40 +79,23 @@ export const PGLITE_READ_SERIES = 10;
 const PER_EVENT = `CASE WHEN min(cnt) FILTER (WHERE NOT filled) < max(cnt) FILTER (WHERE NOT filled)
   THEN sum(value) FILTER (WHERE NOT filled) / NULLIF(sum(cnt) FILTER (WHERE NOT filled), 0) END::float8`;
 
-/** PostgreSQL array literal of integers. */
-export function intArrayLiteral(xs: ArrayLike<number>): string {
-  return `{${Array.prototype.join.call(xs, ',')}}`;
-}
-
-/** Reads `ids` (distinct) over the given days; ids without rows stay 0 and not present. `column`: the measure read. */
-export async function readSeriesBlock(
-  db: Database,
-  schema: string,
-  ids: readonly number[],
-  dayIndex0: number,
-  days: number,
-  column: 'value' | 'cnt' = 'value',
-): Promise<SeriesBlock> {
-  const [block] = await readSeriesBlocks(db, schema, ids, dayIndex0, days, [column]);
-  return block;
-}
-
 /**
- * Reads `ids` (distinct) over the given days for each of `columns` (distinct) in one query, one block
- * per column in that order: the rows are scanned and aggregated once, however many measures are read
- * (each series' bytea packs the day and then each column's value). Each block is what readSeriesBlock
- * reads for its column.
+ * Reads series `ids` (distinct) of `source` over `window` for each of `measures` (distinct), one block per
+ * measure in that order; the rows are scanned once however many measures are read. Ids without data stay
+ * 0 and not present. The value block carries each series' value per event.
  */
-export async function readSeriesBlocks(
+export async function readSeries(
   db: Database,
-  schema: string,
+  source: SeriesSource,
   ids: readonly number[],
-  dayIndex0: number,
-  days: number,
-  columns: ReadonlyArray<'value' | 'cnt'>,
+  window: DayWindow,
+  measures: readonly SeriesMeasure[],
 ): Promise<SeriesBlock[]> {
+  const { dayIndex0, days } = window;
+  const schema = source.schema;
+  const columns = measures.map((m) => (m === 'count' ? 'cnt' : 'value'));
   if (columns.length === 0 || new Set(columns).size !== columns.length)
-    throw new Error(`readSeriesBlocks: columns must be distinct and not empty (${columns.join(', ')})`);
+    throw new Error(`readSeries: measures must be distinct and not empty (${measures.join(', ')})`);
   const rowOf = new Map<number, number>();
   for (let r = 0; r < ids.length; r++) rowOf.set(ids[r], r);
   const blocks: SeriesBlock[] = columns.map((column) => ({
@@ -178,4 +182,47 @@ function decodeRow(
     for (let c = 2; c < columns; c++) values[c][i] = view.getFloat64(p + 4 + 8 * c, false);
     present[i] = raw < 0 ? 0 : 1;
   }
+}
+
+/**
+ * Series with data (not gap-filled) per day of `window`, counted from day index `from` on (0 before):
+ * how complete the newest days are.
+ */
+export async function seriesPerDay(
+  db: Database,
+  source: SeriesSource,
+  window: DayWindow,
+  from: number,
+): Promise<Float64Array> {
+  const { dayIndex0, days } = window;
+  const out = new Float64Array(days);
+  const first = Math.max(0, from);
+  if (first >= days) return out;
+  const rows = await db.rows<{ day: number; n: number }>(
+    sql.raw(`SELECT day, count(*)::int AS n FROM ${ident(source.schema)}.data
+      WHERE NOT filled AND day >= ${epochDayToYyyymmdd(dayIndex0 + first)} GROUP BY day`),
+  );
+  for (const r of rows) {
+    const t = yyyymmddToEpochDay(Number(r.day)) - dayIndex0;
+    if (t >= 0 && t < days) out[t] = Number(r.n);
+  }
+  return out;
+}
+
+/**
+ * Whether the count measure varies over the days with data of series `seriesId` (of every series when
+ * null). A count that is the same every day (no count column: 0) has nothing to say.
+ */
+export async function countVaries(
+  db: Database,
+  source: SeriesSource,
+  seriesId: number | null,
+): Promise<boolean> {
+  const d = `${ident(source.schema)}.data`;
+  const where = seriesId === null ? 'NOT filled' : `series_id = ${Math.trunc(seriesId)} AND NOT filled`;
+  const [r] = await db.rows<{ v: boolean }>(
+    sql.raw(`SELECT EXISTS (SELECT 1 FROM (SELECT cnt, lag(cnt) OVER (PARTITION BY series_id ORDER BY day) AS prev
+      FROM ${d} WHERE ${where}) x WHERE x.cnt <> x.prev) AS v`),
+  );
+  return r?.v === true;
 }

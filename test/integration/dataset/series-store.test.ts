@@ -4,17 +4,23 @@ import { toEpochDay } from '../../../lib/calendar/days';
 import { createDataset } from '../../../lib/dataset/ddl';
 import type { Database } from '../../../lib/db/database';
 import {
+  countVaries,
   PGLITE_READ_SERIES,
-  readSeriesBlock,
-  readSeriesBlocks,
-} from '../../../lib/process-job/series-reader';
+  readSeries,
+  type SeriesMeasure,
+  seriesPerDay,
+} from '../../../lib/dataset/series-store';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
 
 const SCHEMA = 'dv_reader_test';
 const DAY0 = toEpochDay('2024-01-01');
 const DAYS = 10;
+const SOURCE = { schema: SCHEMA, fill: 'zero' as const };
+const WINDOW = { dayIndex0: DAY0, days: DAYS };
+const read = (db: Database, ids: number[], measures: SeriesMeasure[], window = WINDOW) =>
+  readSeries(db, SOURCE, ids, window, measures);
 
-describe(`reading series for detection on ${backendName}`, () => {
+describe(`reading a view's series on ${backendName}`, () => {
   let t: TestDatabase;
 
   beforeAll(async () => {
@@ -41,9 +47,9 @@ describe(`reading series for detection on ${backendName}`, () => {
   const ids = [3, 1, 4, 2];
 
   it('reads value and count in one query exactly as one query per measure does', async () => {
-    const [value, count] = await readSeriesBlocks(t.db, SCHEMA, ids, DAY0, DAYS, ['value', 'cnt']);
-    const v1 = await readSeriesBlock(t.db, SCHEMA, ids, DAY0, DAYS, 'value');
-    const c1 = await readSeriesBlock(t.db, SCHEMA, ids, DAY0, DAYS, 'cnt');
+    const [value, count] = await read(t.db, ids, ['value', 'count']);
+    const [v1] = await read(t.db, ids, ['value']);
+    const [c1] = await read(t.db, ids, ['count']);
     expect(value).toEqual(v1);
     expect(count).toEqual(c1);
     // And what that is: series 1 (row 1) has no day 0, a filled day 4; series 4 (row 2) nothing.
@@ -62,14 +68,12 @@ describe(`reading series for detection on ${backendName}`, () => {
     expect(count.valuePerEvent).toBeUndefined();
   });
 
-  it('reads the columns in the order asked, once each', async () => {
-    const [count, value] = await readSeriesBlocks(t.db, SCHEMA, [2], DAY0, DAYS, ['cnt', 'value']);
+  it('reads the measures in the order asked, once each', async () => {
+    const [count, value] = await read(t.db, [2], ['count', 'value']);
     expect(Array.from(count.values)).toEqual(Array(DAYS).fill(2));
     expect(value.values[1]).toBe(-1.25);
-    await expect(readSeriesBlocks(t.db, SCHEMA, [2], DAY0, DAYS, ['value', 'value'])).rejects.toThrow(
-      /distinct/,
-    );
-    await expect(readSeriesBlocks(t.db, SCHEMA, [2], DAY0, DAYS, [])).rejects.toThrow(/not empty/);
+    await expect(read(t.db, [2], ['value', 'value'])).rejects.toThrow(/distinct/);
+    await expect(read(t.db, [2], [])).rejects.toThrow(/not empty/);
   });
 
   it('reads many series on PGlite in statements of their own, the same blocks as one statement', async () => {
@@ -92,10 +96,10 @@ describe(`reading series for detection on ${backendName}`, () => {
       tx: (fn) => db.tx((tx) => fn(spy(tx, kind, true))),
     });
     const ids = [...many].reverse();
-    const chunked = await readSeriesBlocks(spy(t.db, 'pglite'), SCHEMA, ids, DAY0, DAYS, ['value', 'cnt']);
+    const chunked = await read(spy(t.db, 'pglite'), ids, ['value', 'count']);
     expect(asked).toEqual(Array(Math.ceil(ids.length / PGLITE_READ_SERIES)).fill('alone'));
     asked.length = 0;
-    const whole = await readSeriesBlocks(spy(t.db, 'postgres'), SCHEMA, ids, DAY0, DAYS, ['value', 'cnt']);
+    const whole = await read(spy(t.db, 'postgres'), ids, ['value', 'count']);
     expect(asked).toEqual(['tx', 'tx']);
     expect(chunked).toEqual(whole);
     expect(chunked[0].values[0 * DAYS + 3]).toBe(200 * 10 + 3);
@@ -103,10 +107,26 @@ describe(`reading series for detection on ${backendName}`, () => {
   });
 
   it('gives empty blocks for no series or no days', async () => {
-    const [value, count] = await readSeriesBlocks(t.db, SCHEMA, [], DAY0, DAYS, ['value', 'cnt']);
-    expect(value).toEqual(await readSeriesBlock(t.db, SCHEMA, [], DAY0, DAYS, 'value'));
+    const [value, count] = await read(t.db, [], ['value', 'count']);
+    expect(value).toEqual((await read(t.db, [], ['value']))[0]);
     expect(count.values.length).toBe(0);
-    const [none] = await readSeriesBlocks(t.db, SCHEMA, [1], DAY0, 0, ['value']);
+    const [none] = await read(t.db, [1], ['value'], { dayIndex0: DAY0, days: 0 });
     expect(none.values.length).toBe(0);
+  });
+
+  it('counts the series with data per day from a day on', async () => {
+    const per = await seriesPerDay(t.db, SOURCE, WINDOW, 3);
+    // Day 3: series 1 and 2 (and the 100 series of the test before, when it ran); day 4: series 1 is filled.
+    const many = per[9] - 2;
+    expect(Array.from(per.subarray(0, 3))).toEqual([0, 0, 0]);
+    expect(per[3]).toBe(2 + many);
+    expect(per[4]).toBe(1 + many);
+  });
+
+  it("tells whether a series' count varies over its days with data", async () => {
+    expect(await countVaries(t.db, SOURCE, 1)).toBe(true);
+    expect(await countVaries(t.db, SOURCE, 2)).toBe(false);
+    expect(await countVaries(t.db, SOURCE, 3)).toBe(false);
+    expect(await countVaries(t.db, SOURCE, null)).toBe(true);
   });
 });
