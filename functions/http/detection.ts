@@ -1,6 +1,6 @@
 /** Detection actions of a data view: Recalculate baseline tables (ad hoc) and the detector preview of the data view editor. */
 import { getContainer } from '../container';
-import { recalculateBaselines } from '../../lib/dataviews/baselines';
+import { recalculateBaselines } from '../../lib/process-job/baseline-rebuild';
 import { type DetectorPreviewBody, previewDetector } from '../../lib/series-explorer/detector-preview';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam, optionalDate } from '../../lib/http/params';

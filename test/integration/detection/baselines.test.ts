@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Container } from '../../../lib/app/container';
 import { loadConfig } from '../../../lib/config/config';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
-import { recalculateBaselines } from '../../../lib/dataviews/baselines';
+import { recalculateBaselines } from '../../../lib/process-job/baseline-rebuild';
 import { systemCaller } from '../../../lib/identity/caller';
 import { runDetection } from '../../../lib/process-job/start';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';

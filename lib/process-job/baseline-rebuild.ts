@@ -4,19 +4,14 @@
  * detection. A process job refreshes the same tables as it goes.
  */
 import type { Container } from '../app/container';
-import { readDeployedView } from './scope';
+import { readDeployedView } from '../dataviews/scope';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError } from '../shared/errors';
-import {
-  ensureBaselineTables,
-  pruneBaselines,
-  writeMixLinks,
-  writeShardBaselines,
-} from '../process-job/baseline-store';
-import { CROSS_TYPES, peerWeeks, type ViewDetector, viewDetectors } from '../process-job/detectors';
-import { mixLinks, planShards, readLayout } from '../process-job/layout';
+import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
+import { CROSS_TYPES, peerWeeks, type ViewDetector, viewDetectors } from './detectors';
+import { mixLinks, planShards, readLayout } from './layout';
 import { readSeries, seriesSource } from '../dataset/series-store';
-import { shardBaselines } from '../process-job/shard';
+import { shardBaselines } from './shard';
 
 export const NO_BASELINE_DETECTORS = 'No peer, mix or cardinality detector is defined for this data view.';
 
