@@ -1,5 +1,5 @@
 /** Alert subscriptions on saved filters and the admin's alert settings (docs/alerts.md); added to the filters and settings route tables. */
-import type { AlertDeps } from '../../lib/alerts/deliver';
+import type { AlertDeps } from '../../lib/alerts/deliveries';
 import {
   createSubscription,
   deleteSubscription,

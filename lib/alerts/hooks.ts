@@ -1,7 +1,8 @@
 /** The every-minute schedule's call into alerts (after a detection cycle, lib/app/workers.ts calls alertsAfterDetection). */
 import type { Container } from '../app/container';
 import { logger } from '../shared/logger';
-import { type AlertDeps, alertsTick } from './deliver';
+import type { AlertDeps } from './deliveries';
+import { alertsTick } from './digests';
 
 export function alertDeps(c: Container, log = logger): AlertDeps {
   return { db: c.db, secrets: c.secrets, clock: c.clock, timeZone: c.config.timeZone, log };

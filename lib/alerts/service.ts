@@ -4,8 +4,10 @@ import { sql } from 'drizzle-orm';
 import { loadVisibleFilter } from '../filters/service';
 import { type Caller, isAdmin, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
-import { endpointRefusal } from '../summaries/endpoint-guard';
-import { type AlertDeps, attemptDelivery, queueDelivery, sendDigest } from './deliver';
+import { endpointRefusal } from '../outbound/endpoint-guard';
+import { NO_SMTP, targetPolicy } from './channels';
+import { type AlertDeps, attemptDelivery, queueDelivery } from './deliveries';
+import { sendDigest } from './digests';
 import {
   type Channel,
   type DeliveryRow,
@@ -75,10 +77,11 @@ function toView(r: SubscriptionRow): SubscriptionView {
 
 const newSecret = () => randomBytes(32).toString('base64url');
 
-async function checkUrl(deps: AlertDeps, url: string | undefined): Promise<string> {
+async function checkUrl(deps: AlertDeps, caller: Caller, url: string | undefined): Promise<string> {
   if (!url) throw ValidationError.field('url', 'is required for webhook and slack channels');
   const settings = await loadAlertSettings(deps);
-  const refusal = await endpointRefusal(url, { allowPrivateNetwork: settings.allowPrivateNetwork });
+  // Only an administrator is pointed at the setting that allows private targets.
+  const refusal = await endpointRefusal(url, targetPolicy(settings.allowPrivateNetwork, isAdmin(caller)));
   if (refusal) throw ValidationError.field('url', refusal);
   return url;
 }
@@ -113,7 +116,7 @@ export async function createSubscription(
   let secretValue: string | undefined;
   if (channel === 'email') target = checkEmail(caller, input.email);
   else {
-    const url = await checkUrl(deps, input.url);
+    const url = await checkUrl(deps, caller, input.url);
     if (channel === 'slack') {
       secretValue = url;
       target = `${new URL(url).origin}/…`;
@@ -132,6 +135,11 @@ export async function createSubscription(
     const ref = await deps.secrets.put(serviceSecretName(`alert-subscription-${id}`), secretValue);
     await deps.db.rows(sql`UPDATE alert_subscriptions SET secret_ref = ${ref} WHERE id = ${id}`);
   }
+  // Said at once rather than at the first failed send: e-mail cannot go out before an SMTP server is set.
+  if (channel === 'email' && !(await loadAlertSettings(deps)).smtp)
+    await deps.db.rows(
+      sql`UPDATE alert_subscriptions SET last_error = ${NO_SMTP}, last_error_at = now() WHERE id = ${id}`,
+    );
   const view = toView((await findSubscription(deps.db, id)) as SubscriptionRow);
   return secret ? { ...view, secret } : view;
 }
@@ -192,7 +200,7 @@ export async function updateSubscription(
   let target = row.target;
   if (row.channel === 'email' && input.email !== undefined) target = checkEmail(caller, input.email);
   if (row.channel !== 'email' && input.url !== undefined) {
-    const url = await checkUrl(deps, input.url);
+    const url = await checkUrl(deps, caller, input.url);
     if (row.channel === 'slack') {
       const ref = await deps.secrets.put(serviceSecretName(`alert-subscription-${id}`), url);
       await deps.db.rows(sql`UPDATE alert_subscriptions SET secret_ref = ${ref} WHERE id = ${id}`);

@@ -9,7 +9,7 @@ import { settings } from '../db/tables/index';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { type SecretStore, serviceSecretName } from '../secrets/index';
 import { ValidationError } from '../shared/errors';
-import { endpointRefusal } from '../summaries/endpoint-guard';
+import { resolveChecked } from '../outbound/endpoint-guard';
 import type { SmtpServer } from './smtp';
 
 const KEY = 'alerts';
@@ -103,13 +103,9 @@ export async function putAlertSettings(
   if (input.smtp) {
     const s = input.smtp;
     const port = s.port ?? (s.secure ? 465 : 587);
-    const refusal = await endpointRefusal(
-      `http://${s.host.includes(':') ? `[${s.host}]` : s.host}:${port}/`,
-      {
-        allowPrivateNetwork: s.allowPrivateNetwork,
-      },
-    );
-    if (refusal) throw ValidationError.field('smtp.host', refusal);
+    await resolveChecked(s.host, { allowPrivateNetwork: s.allowPrivateNetwork }).catch((e: Error) => {
+      throw ValidationError.field('smtp.host', e.message);
+    });
     let hasPassword = false;
     if (s.password === MASK) {
       if (!previous.stored.smtp?.hasPassword || !secretRef)

@@ -21,7 +21,12 @@ export interface SmtpServer {
   rejectUnauthorized?: boolean;
   /** The address to connect to (already resolved and checked); `host` still names the server for TLS. */
   connectAddress?: string;
+  /** Ends the whole exchange (a server that trickles bytes keeps an idle timeout from firing). */
+  signal?: AbortSignal;
 }
+
+/** The longest reply read: a server that never ends its line cannot fill the memory. */
+const MAX_REPLY_BYTES = 64 * 1024;
 
 export interface MailMessage {
   to: string[];
@@ -50,6 +55,10 @@ class Replies {
     this.sock = sock;
     sock.on('data', (d: Buffer) => {
       this.buffer += d.toString('utf8');
+      if (this.buffer.length + this.lines.join('').length > MAX_REPLY_BYTES) {
+        sock.destroy(new SmtpError(`the SMTP server sent a reply longer than ${MAX_REPLY_BYTES} bytes`));
+        return;
+      }
       let i = this.buffer.indexOf('\r\n');
       while (i >= 0) {
         const line = this.buffer.slice(0, i);
@@ -135,7 +144,8 @@ export function renderMessage(from: string, m: MailMessage, now = new Date()): s
   ].join('\r\n');
 }
 
-function connect(s: SmtpServer): Promise<Sock> {
+/** Connects within the time limit (a host that never answers the SYN would otherwise hold for minutes). */
+function connect(s: SmtpServer, timeoutMs: number): Promise<Sock> {
   return new Promise((resolve, reject) => {
     const host = s.connectAddress ?? s.host;
     const sock = s.secure
@@ -146,8 +156,24 @@ function connect(s: SmtpServer): Promise<Sock> {
           rejectUnauthorized: s.rejectUnauthorized ?? true,
         })
       : net.connect({ host, port: s.port });
-    sock.once(s.secure ? 'secureConnect' : 'connect', () => resolve(sock));
-    sock.once('error', reject);
+    const give = (e: Error) => {
+      clearTimeout(timer);
+      s.signal?.removeEventListener('abort', stop);
+      sock.destroy();
+      reject(e);
+    };
+    const stop = () => give(new SmtpError('the SMTP exchange was stopped: its time ran out'));
+    const timer = setTimeout(
+      () => give(new SmtpError(`no connection to the SMTP server within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    s.signal?.addEventListener('abort', stop, { once: true });
+    sock.once(s.secure ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
+      s.signal?.removeEventListener('abort', stop);
+      resolve(sock);
+    });
+    sock.once('error', give);
   });
 }
 
@@ -156,10 +182,13 @@ const addressOnly = (a: string) => /<([^>]+)>/.exec(a)?.[1] ?? a.trim();
 /** Sends one message; throws SmtpError naming the step that failed (never the password). */
 export async function sendMail(s: SmtpServer, m: MailMessage): Promise<void> {
   const timeoutMs = s.timeoutMs ?? 20_000;
-  let sock = await connect(s);
+  s.signal?.throwIfAborted();
+  let sock = await connect(s, timeoutMs);
   sock.setTimeout(timeoutMs, () =>
     sock.destroy(new SmtpError(`no answer from the SMTP server within ${timeoutMs} ms`)),
   );
+  const stop = () => sock.destroy(new SmtpError('the SMTP exchange was stopped: its time ran out'));
+  s.signal?.addEventListener('abort', stop, { once: true });
   const replies = new Replies(sock);
   const expect = async (step: string, ok: number[]) => {
     const r = await replies.next();
@@ -221,6 +250,7 @@ export async function sendMail(s: SmtpServer, m: MailMessage): Promise<void> {
     send('QUIT');
     await replies.next().catch(() => undefined);
   } finally {
+    s.signal?.removeEventListener('abort', stop);
     sock.destroy();
   }
 }

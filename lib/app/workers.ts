@@ -6,7 +6,7 @@
  *
  * Here too is what follows a published detection cycle: the after-cycle hooks, in the order they run.
  */
-import { alertsAfterDetection } from '../alerts/deliver';
+import { alertsAfterDetection } from '../alerts/collect';
 import { readViews } from '../dataviews/scope';
 import { systemCaller } from '../identity/caller';
 import type { JobRow } from '../jobs/repository';
@@ -35,7 +35,10 @@ export function afterCycleHooks(c: Container): AfterCycleHook[] {
   });
   return [
     { name: 'summaries', run: ({ view, log }) => regenerateSummariesForView(deps(log), view) },
-    { name: 'alerts', run: ({ view, log }) => alertsAfterDetection(deps(log), view) },
+    {
+      name: 'alerts',
+      run: ({ view, log, signal }) => alertsAfterDetection(deps(log), view, { signal }),
+    },
   ];
 }
 

@@ -1,6 +1,7 @@
 /** Calls the configured chat-style HTTP endpoint: renders the body template, posts it, reads the answer at the response path. */
 import { UpstreamError, ValidationError } from '../shared/errors';
-import { endpointRefusal, pinnedFetch, type Resolve } from './endpoint-guard';
+import { endpointRefusal, type Resolve } from '../outbound/endpoint-guard';
+import { AnswerTooLargeError, pinnedFetch } from '../outbound/pinned-fetch';
 import { readPath } from './response-path';
 
 export interface LlmEndpoint {
@@ -10,7 +11,7 @@ export interface LlmEndpoint {
   bodyTemplate: string;
   responsePath: string;
   timeoutMs: number;
-  /** Private network ranges allowed (see endpoint-guard.ts). */
+  /** Private network ranges allowed (see lib/outbound/endpoint-guard.ts). */
   allowPrivateNetwork?: boolean;
 }
 
@@ -54,6 +55,9 @@ export function renderBody(template: string, values: { instructions: string; pro
   return body;
 }
 
+/** The most bytes of a model's answer read: a chat completion is a few kilobytes; more is not an answer. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
@@ -78,9 +82,10 @@ export async function callModel(
     }
   })();
   let res: Response;
+  let text: string;
   try {
     // By default the connection itself refuses what the check refuses (no rebinding in between).
-    res = await (fetchImpl ?? pinnedFetch(endpoint, resolve))(endpoint.url, {
+    res = await (fetchImpl ?? pinnedFetch(endpoint, { resolve, maxBytes: MAX_ANSWER_BYTES }))(endpoint.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...endpoint.headers },
       body,
@@ -88,14 +93,16 @@ export async function callModel(
       // A redirect could lead anywhere, metadata addresses included: not followed.
       redirect: 'manual',
     });
+    text = await res.text();
   } catch (e) {
     const name = (e as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError') {
       throw new LlmCallError(`The language model at ${host} did not answer within ${endpoint.timeoutMs} ms.`);
     }
+    if (e instanceof AnswerTooLargeError)
+      throw new LlmCallError(`The language model at ${host} answered more than ${e.maxBytes} bytes.`);
     throw new LlmCallError(`The language model at ${host} could not be reached.`, (e as Error).message);
   }
-  const text = await res.text();
   if (res.status >= 300 && res.status < 400) {
     throw new LlmCallError(
       `The language model at ${host} answered with a redirect (HTTP ${res.status}), which is not followed.`,

@@ -6,7 +6,7 @@ import { type Caller, requireAdmin } from '../identity/caller';
 import { type SecretStore, serviceSecretName } from '../secrets/index';
 import { ConflictError, UpstreamError, ValidationError } from '../shared/errors';
 import { LlmCallError, type LlmEndpoint, renderBody } from './llm-client';
-import { endpointRefusal } from './endpoint-guard';
+import { endpointRefusal } from '../outbound/endpoint-guard';
 import { isValidResponsePath } from './response-path';
 
 const KEY = 'summarization';

@@ -50,6 +50,11 @@ describe.skipIf(!hasChromium)('feedback and alerts in the browser', () => {
       auth: w.api.adminToken,
       body: { targetUserIds: [userId] },
     });
+    // The test target is on loopback, which alert targets reach only where private networks are allowed.
+    await w.api.call('PUT', '/api/v1/settings/alerts', {
+      auth: w.api.adminToken,
+      body: { allowPrivateNetwork: true },
+    });
     browser = await launchChromium();
     page = await browser.newPage();
   });

@@ -35,6 +35,11 @@ describe('service-cli feedback and alerts', () => {
       auth: s.adminToken,
       body: { targetUserIds: [userId] },
     });
+    // The test target is on loopback, which alert targets reach only where private networks are allowed.
+    await s.call('PUT', '/api/v1/settings/alerts', {
+      auth: s.adminToken,
+      body: { allowPrivateNetwork: true },
+    });
   });
   afterAll(async () => {
     cli?.cleanup();

@@ -6,7 +6,7 @@ export interface FakeLlm {
   url: string;
   requests: Array<{ headers: http.IncomingHttpHeaders; body: any }>;
   /** 'ok' answers like a chat API; the others fail the ways real endpoints do. */
-  mode: 'ok' | 'slow' | 'error500' | 'no-content' | 'not-json';
+  mode: 'ok' | 'slow' | 'error500' | 'no-content' | 'not-json' | 'endless';
   reply: string;
   close(): Promise<void>;
 }
@@ -39,6 +39,15 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         } else if (fake.mode === 'not-json') {
           res.writeHead(200, { 'content-type': 'text/html' });
           res.end('<html>proxy login</html>');
+        } else if (fake.mode === 'endless') {
+          // A JSON string that never ends, written as fast as the client reads it.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"choices":[{"message":{"content":"');
+          const chunk = 'a'.repeat(64 * 1024);
+          const pump = () => {
+            while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', pump);
+          };
+          pump();
         } else if (fake.mode === 'no-content') {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ choices: [] }));

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { alertsAfterDetection } from '../../../lib/alerts/deliver';
+import { alertsAfterDetection } from '../../../lib/alerts/collect';
 import { alertDeps, alertsScheduleTick } from '../../../lib/alerts/hooks';
 import { processCycle } from '../../../lib/app/workers';
 import { ident, schemaNameFor } from '../../../lib/dataset/ddl';
@@ -151,6 +151,12 @@ describe('alerts on saved filters', () => {
     }>;
     const userId = users.find((u) => u.email === USER.email)!.id;
     await s.call('PUT', `/api/v1/users/${userId}`, { auth: s.adminToken, body: { dataViewIds: [viewId] } });
+    // The receivers listen on loopback, which targets reach only where the administrator allows private networks.
+    const allow = await s.call('PUT', '/api/v1/settings/alerts', {
+      auth: s.adminToken,
+      body: { allowPrivateNetwork: true },
+    });
+    expect(allow.status, allow.text).toBe(200);
     const f = await s.call('POST', '/api/v1/anomaly-filters', {
       auth: s.adminToken,
       body: {
@@ -314,6 +320,7 @@ describe('alerts on saved filters', () => {
       auth: s.adminToken,
       body: {
         publicUrl: 'https://monitor.example.com/',
+        allowPrivateNetwork: true,
         smtp: {
           host: '127.0.0.1',
           port: smtpPort,

@@ -1,6 +1,8 @@
 /** Alert messages (webhook, Slack, e-mail), the digest schedule and the backoff, without I/O. */
 import { describe, expect, it } from 'vitest';
-import { backoffSeconds, digestDue, localHour, signature } from '../../../lib/alerts/deliver';
+import { signature } from '../../../lib/alerts/channels';
+import { backoffSeconds } from '../../../lib/alerts/deliveries';
+import { digestDue, localHour } from '../../../lib/alerts/digests';
 import { type AlertPayload, emailMessage, slackBody, webhookBody } from '../../../lib/alerts/messages';
 import { renderMessage } from '../../../lib/alerts/smtp';
 import type { AnomalyRecord } from '../../../lib/filters/types';

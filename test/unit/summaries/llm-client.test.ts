@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyAddress, endpointRefusal } from '../../../lib/summaries/endpoint-guard';
+import { classifyAddress } from '../../../lib/outbound/address-class';
+import { endpointRefusal } from '../../../lib/outbound/endpoint-guard';
 import { callModel, LlmCallError, renderBody } from '../../../lib/summaries/llm-client';
 import { readPath } from '../../../lib/summaries/response-path';
 import { type FakeLlm, startFakeLlm } from '../../support/fake-llm';
@@ -18,7 +19,8 @@ describe('the language-model client', () => {
     headers: { authorization: 'Bearer sk-test' },
     bodyTemplate: template,
     responsePath: 'choices[0].message.content',
-    timeoutMs: 1000,
+    // Long enough that an endless answer meets the byte limit before the time-out on a busy machine.
+    timeoutMs: fake.mode === 'endless' ? 30_000 : 1000,
   });
 
   it('fills the placeholders with JSON-escaped text', () => {
@@ -47,6 +49,7 @@ describe('the language-model client', () => {
     ['error500', /HTTP 500\.$/],
     ['no-content', /no text at the response path choices\[0\]\.message\.content/],
     ['not-json', /did not answer JSON/],
+    ['endless', /answered more than 1048576 bytes\.$/],
   ] as const)('fails clearly when the endpoint is %s', async (mode, message) => {
     fake.mode = mode;
     await expect(callModel(endpoint(), { instructions: 'i', prompt: 'p' })).rejects.toThrow(message);
