@@ -1,6 +1,6 @@
 /**
  * `npm run rotate-master-key [-- --new-key <base64>]`: rotates the local master key (SECRETS_BACKEND=local).
- * Re-encrypts every connector and settings secret with the new key in one transaction, then makes the new
+ * Re-encrypts every connector, settings and alert subscription secret with the new key in one transaction, then makes the new
  * key current in DATA_DIR/local-keys.json. Stop `npm start` first: one process owns the embedded database.
  * When MASTER_KEY comes from the environment, pass the new key with --new-key and set MASTER_KEY to it after.
  */
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     const result = await rewrapSecrets(db, from, new LocalSecretStore(next));
     if (!keyFromEnv) save({ ...stored, masterKey: next, nextMasterKey: undefined });
     console.log(
-      `Re-encrypted ${result.connectors} connector and ${result.settings} settings secrets: master key ${masterKeyId(current)} -> ${masterKeyId(next)}.`,
+      `Re-encrypted ${result.connectors} connector, ${result.settings} settings and ${result.alertSubscriptions} alert subscription secrets: master key ${masterKeyId(current)} -> ${masterKeyId(next)}.`,
     );
     console.log(
       keyFromEnv ? 'Set MASTER_KEY to the new key before the next start.' : `The new key is in ${file}.`,

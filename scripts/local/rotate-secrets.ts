@@ -1,4 +1,7 @@
-/** Re-encrypts the local adapter's stored secrets (connectors and settings rows) from one master key to another. */
+/**
+ * Re-encrypts the local adapter's stored secrets (connectors, settings rows and alert subscriptions: webhook
+ * signing secrets and Slack URLs) from one master key to another.
+ */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../lib/db/database';
 import type { SecretStore } from '../../lib/secrets/index';
@@ -6,6 +9,7 @@ import type { SecretStore } from '../../lib/secrets/index';
 export interface RewrapResult {
   connectors: number;
   settings: number;
+  alertSubscriptions: number;
 }
 
 /**
@@ -28,7 +32,19 @@ export async function rewrapSecrets(db: Database, from: SecretStore, to: SecretS
       const ref = await to.put(row.key, await readOrExplain(from, row.secret_ref, `setting ${row.key}`));
       await tx.rows(sql`UPDATE settings SET secret_ref = ${ref} WHERE key = ${row.key}`);
     }
-    return { connectors: connectors.length, settings: settings.length };
+    const subscriptions = await tx.rows<{ id: number; secret_ref: string }>(
+      sql`SELECT id, secret_ref FROM alert_subscriptions WHERE secret_ref IS NOT NULL ORDER BY id FOR UPDATE`,
+    );
+    for (const row of subscriptions) {
+      const value = await readOrExplain(from, row.secret_ref, `alert subscription ${row.id}`);
+      const ref = await to.put(`alert-subscription-${row.id}`, value);
+      await tx.rows(sql`UPDATE alert_subscriptions SET secret_ref = ${ref} WHERE id = ${row.id}`);
+    }
+    return {
+      connectors: connectors.length,
+      settings: settings.length,
+      alertSubscriptions: subscriptions.length,
+    };
   });
 }
 

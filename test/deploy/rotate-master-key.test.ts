@@ -22,9 +22,28 @@ async function addConnector(db: Database, name: string, store: LocalSecretStore,
     VALUES (${name}, 'pgsql', ${ref}, '{}'::jsonb)`);
 }
 
+/** A webhook and a Slack subscription whose signing secret and hook URL are stored encrypted. */
+async function addSubscriptions(db: Database, store: LocalSecretStore) {
+  const [u] = await db.rows<{ id: number }>(
+    sql`INSERT INTO users (email, role) VALUES ('owner@example.com', 'admin') RETURNING id`,
+  );
+  const [f] = await db.rows<{ id: number }>(
+    sql`INSERT INTO filters (owner_id, name, settings) VALUES (${u.id}, 'f', '{}'::jsonb) RETURNING id`,
+  );
+  for (const [channel, value] of [
+    ['webhook', 'hmac-signing-secret'],
+    ['slack', 'https://hooks.slack.com/services/T0/B0/xyz'],
+  ]) {
+    const ref = await store.put(`alert-subscription-${channel}`, value);
+    await db.rows(sql`INSERT INTO alert_subscriptions (filter_id, user_id, channel, target, secret_ref)
+      VALUES (${f.id}, ${u.id}, ${channel}, 'https://hooks.example.com/', ${ref})`);
+  }
+}
+
 async function refs(db: Database): Promise<string[]> {
   const rows = await db.rows<{ secret_ref: string }>(sql`SELECT secret_ref FROM connectors
-    UNION ALL SELECT secret_ref FROM settings WHERE secret_ref IS NOT NULL`);
+    UNION ALL SELECT secret_ref FROM settings WHERE secret_ref IS NOT NULL
+    UNION ALL SELECT secret_ref FROM alert_subscriptions WHERE secret_ref IS NOT NULL`);
   return rows.map((r) => r.secret_ref).sort();
 }
 
@@ -41,15 +60,18 @@ describe('re-encrypting the stored secrets with a new master key', () => {
     await t.db.rows(
       sql`INSERT INTO settings (key, value, secret_ref) VALUES ('summarization', '{}'::jsonb, ${headers})`,
     );
+    await addSubscriptions(t.db, before);
   });
   afterEach(async () => t.drop());
 
-  it('leaves every connector and settings secret readable with the new key alone, values unchanged', async () => {
+  it('leaves every connector, settings and alert subscription secret readable with the new key alone, values unchanged', async () => {
     const result = await rewrapSecrets(t.db, before, after);
 
-    expect(result).toEqual({ connectors: 2, settings: 1 });
+    expect(result).toEqual({ connectors: 2, settings: 1, alertSubscriptions: 2 });
     const values = await Promise.all((await refs(t.db)).map((ref) => after.get(ref)));
     expect(values.sort()).toEqual([
+      'hmac-signing-secret',
+      'https://hooks.slack.com/services/T0/B0/xyz',
       '{"authorization":"Bearer three"}',
       '{"conn_string":"Server=a;Password=one"}',
       '{"conn_string":"Server=b;Password=two"}',
@@ -83,6 +105,7 @@ describe('npm run rotate-master-key', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // A child process that opens and migrates a PGlite: over a minute on a busy machine.
   it('re-encrypts the secrets of a data folder and makes the new key current in local-keys.json', async () => {
     const keysFile = path.join(dataDir, 'local-keys.json');
     writeFileSync(keysFile, JSON.stringify({ jwtSecret: 'kept', masterKey: oldKey }));
@@ -107,7 +130,7 @@ describe('npm run rotate-master-key', () => {
       { cwd: root, env, timeout: 120_000 },
     );
 
-    expect(stdout).toMatch(/Re-encrypted 1 connector and 0 settings secrets/);
+    expect(stdout).toMatch(/Re-encrypted 1 connector, 0 settings and 0 alert subscription secrets/);
     const keys = JSON.parse(readFileSync(keysFile, 'utf8'));
     expect(keys.jwtSecret).toBe('kept');
     expect(keys.masterKey).not.toBe(oldKey);
@@ -119,5 +142,5 @@ describe('npm run rotate-master-key', () => {
     } finally {
       if (!t) await db.close();
     }
-  });
+  }, 180_000);
 });
