@@ -27,6 +27,7 @@ import { getDataViewStatus } from '../lib/dataviews/status';
 import { systemCaller } from '../lib/identity/caller';
 import type { JobRow } from '../lib/jobs/repository';
 import { runLoad } from '../lib/pipeline/load';
+import { systemClock } from '../lib/shared/clock';
 import { logger, setLogLevel } from '../lib/shared/logger';
 
 const argv = process.argv.slice(2);
@@ -236,7 +237,7 @@ async function main() {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    const deps = { db: reader };
+    const deps = { db: reader, clock: systemClock, config: { timeZone: 'UTC' } };
     await Promise.all([
       poll(statusMs, () => getDataViewStatus(deps, systemCaller(), id)),
       former ? poll(formerMs, () => formerCounts(former, schema)) : undefined,

@@ -4,11 +4,13 @@ import { catalogTables, estimatesOf, summarizeDataset } from '../dataset/summary
 import { type Caller, requireAdmin } from '../identity/caller';
 import { type LatestJobRow, latestJobs, newerFinished } from '../jobs/latest';
 import { jobFigures } from '../jobs/progress';
+import { nextRuns } from '../schedule/cron';
 import { categoryValues } from './dataset-reads';
 import { stateOf } from './present';
 import { activeJobCounts } from './repository';
 import { readView } from './scope';
-import type { CategoryInfo, DataViewDeps, DataViewStatus, JobInfo } from './types';
+import type { DataViewRecord } from './views';
+import type { CategoryInfo, DataViewDeps, DataViewStatus, JobInfo, LoadSchedule } from './types';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -28,17 +30,37 @@ function jobInfo(j: LatestJobRow | undefined): JobInfo | null {
   };
 }
 
+/**
+ * When the cron schedule loads the view next: only an enabled view with the cron trigger is loaded by
+ * the schedule (lib/jobs/schedule.ts); the time is the cron's next run in the service time zone.
+ */
+export function loadSchedule(row: DataViewRecord, now: Date, timeZone: string): LoadSchedule {
+  const source = row.definition.source;
+  const trigger = source?.trigger ?? 'cron';
+  const cron = source?.cron ?? null;
+  const scheduled = row.deployed && row.enabled && trigger === 'cron' && cron !== null;
+  let nextLoadAt: string | null = null;
+  if (scheduled) {
+    try {
+      nextLoadAt = nextRuns(cron, 1, now, timeZone)[0]?.toISOString() ?? null;
+    } catch {
+      // A stored schedule is valid when saved; one the scheduler refuses now has no next run to show.
+    }
+  }
+  return { trigger, cron, timeZone, nextLoadAt };
+}
+
 /** Enough for a value dropdown; a category with more values says so with valuesTruncated. */
 export const MAX_CATEGORY_VALUES = 1000;
 
 /**
  * GET /{id}/status: state, the tables present with their estimated row counts, the loaded range and
  * counts, and the newest job of each kind (load, custom load, process) with its progress.
- * Reads, none of them on the view's tables: the view row, the jobs (DISTINCT ON per kind, active
+ * The load schedule with its next run. Reads, none of them on the view's tables: the view row, the jobs (DISTINCT ON per kind, active
  * counts) and the catalog (information_schema, pg_class); it answers at once during a load or a detection (lib/dataset/summary.ts).
  */
 export async function getDataViewStatus(
-  deps: Pick<DataViewDeps, 'db'>,
+  deps: Pick<DataViewDeps, 'db' | 'clock'> & { config: Pick<DataViewDeps['config'], 'timeZone'> },
   caller: Caller,
   id: number,
 ): Promise<DataViewStatus> {
@@ -73,6 +95,7 @@ export async function getDataViewStatus(
       ? summarizeDataset(newerFinished(l?.finished.Load, l?.finished.CustomLoad), l?.finished.Process, counts)
       : null,
     activeJobs: active,
+    schedule: loadSchedule(row, deps.clock.now(), deps.config.timeZone),
     lastJob: jobInfo(newest[0]),
     jobs: {
       load: jobInfo(l?.newest.Load),

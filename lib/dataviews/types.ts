@@ -81,6 +81,16 @@ export interface JobInfo {
   progress?: JobProgress | null;
 }
 
+/** How the view is loaded: by the cron schedule or by API calls, and when the schedule loads it next. */
+export interface LoadSchedule {
+  trigger: 'cron' | 'api';
+  cron: string | null;
+  /** The service time zone the cron runs in. */
+  timeZone: string;
+  /** The next scheduled load (ISO 8601); null unless the view is enabled with the cron trigger. */
+  nextLoadAt: string | null;
+}
+
 /** GET /dataviews/{id}/status: where the view stands and what its dataset holds. */
 export interface DataViewStatus {
   id: number;
@@ -104,6 +114,8 @@ export interface DataViewStatus {
   dataset: DatasetSummary | null;
   /** Jobs waiting (pending) or running. */
   activeJobs: { pending: number; running: number };
+  /** The load trigger and the next scheduled load. */
+  schedule: LoadSchedule;
   lastJob: JobInfo | null;
   /** The newest job of each kind: a running detection does not hide the load's outcome. */
   jobs?: { load: JobInfo | null; customLoad: JobInfo | null; process: JobInfo | null };

@@ -6,8 +6,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../../lib/db/connect';
-import { deployDataView, enableDataView } from '../../../lib/dataviews/lifecycle';
-import { createDataView } from '../../../lib/dataviews/service';
+import { deployDataView, disableDataView, enableDataView } from '../../../lib/dataviews/lifecycle';
+import { createDataView, getDataView, updateDataView } from '../../../lib/dataviews/service';
 import { getDataViewStatus } from '../../../lib/dataviews/status';
 import type { DataViewDeps } from '../../../lib/dataviews/types';
 import { systemCaller } from '../../../lib/identity/caller';
@@ -107,6 +107,32 @@ describe(`data view status per job kind on ${backendName}`, () => {
         process: { status: 'running', progress: { done: 3, total: 8 } },
       },
     });
+  });
+
+  it('shows the next scheduled load of an enabled cron view, and none for an API-triggered or disabled one', async () => {
+    expect((await getDataViewStatus(deps, admin, id)).schedule).toEqual({
+      trigger: 'api',
+      cron: null,
+      timeZone: 'UTC',
+      nextLoadAt: null,
+    });
+    const doc = await getDataView(deps, admin, id);
+    await updateDataView(deps, admin, id, {
+      ...doc,
+      source: { ...doc.source, trigger: 'cron', cron: '0 30 6 * * *' },
+    });
+    // The clock stands at 08:00 UTC: today's 06:30 has passed, so tomorrow's.
+    expect((await getDataViewStatus(deps, admin, id)).schedule).toEqual({
+      trigger: 'cron',
+      cron: '0 30 6 * * *',
+      timeZone: 'UTC',
+      nextLoadAt: '2025-01-16T06:30:00.000Z',
+    });
+    const prague = await getDataViewStatus({ ...deps, config: { timeZone: 'Europe/Prague' } }, admin, id);
+    expect(prague.schedule.nextLoadAt).toBe('2025-01-16T05:30:00.000Z');
+    await disableDataView(deps, admin, id);
+    expect((await getDataViewStatus(deps, admin, id)).schedule.nextLoadAt).toBeNull();
+    await enableDataView(deps, admin, id);
   });
 
   it('reads row counts from the catalog estimates (ANALYZE), not by counting', async () => {

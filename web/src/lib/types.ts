@@ -222,3 +222,6 @@ export interface License {
   dataViews: number;
   remaining: number;
 }
+
+// Answers declared by the API's own types: imported as types (erased at build), never copied here.
+export type { DataViewStatus, JobInfo, LoadSchedule } from '../../../lib/dataviews/types';

@@ -6,11 +6,12 @@ import { useMemo, useState } from 'react';
 import { ConfirmButton, Loading, Notice, PageHeader, Problem } from '../components/ui';
 import { YamlEditor } from '../components/yaml-editor';
 import { ApiError, api } from '../lib/api';
-import { ACTIONS, type ActionDef, NEW_DATA_VIEW_YAML, STATE_TEXT } from '../lib/dataviews';
+import { ACTIONS, type ActionDef, NEW_DATA_VIEW_YAML } from '../lib/dataviews';
 import { navigate } from '../lib/router';
-import type { DataViewDoc } from '../lib/types';
-import { useLoad } from '../lib/use-load';
+import type { DataViewDoc, DataViewStatus } from '../lib/types';
+import { useLoad, usePoll } from '../lib/use-load';
 import { definitionYaml, YamlText } from '../lib/yaml-doc';
+import { DataViewFacts } from './dataview-facts';
 import { CronPanel, SamplePanel } from './dataview-panels';
 import { JobsPanel } from './jobs-panel';
 import { StateBadge } from './dataviews';
@@ -46,6 +47,11 @@ export function DataViewEditPage({ id }: { id: number | null }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [refresh, setRefresh] = useState(0);
   const doc = loaded.data?.doc ?? null;
+  const status = useLoad(
+    () => (id ? api<DataViewStatus>('GET', `/dataviews/${id}/status`) : Promise.resolve(undefined)),
+    [id, refresh],
+  );
+  usePoll(() => void status.reload(), 3000, id !== null);
 
   if (loaded.data && text === null) setText(loaded.data.yaml);
   const parsed = useMemo(() => (text === null ? null : new YamlText(text)), [text]);
@@ -125,7 +131,7 @@ export function DataViewEditPage({ id }: { id: number | null }) {
           </button>
         )}
       </PageHeader>
-      {doc && <p className="muted">{STATE_TEXT[doc.state]}</p>}
+      {doc && <DataViewFacts status={status.data} />}
       <Notice text={notice} />
       <Problem error={error} shown={markers.length ? markers.map((m) => m.path) : []} />
       <div className="split">
@@ -181,7 +187,7 @@ export function DataViewEditPage({ id }: { id: number | null }) {
               ['custom load query', customQuery],
             ]}
           />
-          {doc && doc.state !== 'prepared' && <JobsPanel id={doc.id} refreshKey={refresh} />}
+          {doc && doc.state !== 'prepared' && <JobsPanel id={doc.id} refreshKey={refresh} status={status} />}
         </div>
       </div>
     </div>

@@ -5,11 +5,11 @@
 import { Badge, Problem } from '../components/ui';
 import { api, isMissingEndpoint, qs } from '../lib/api';
 import { when } from '../lib/format';
-import type { Job } from '../lib/types';
-import { useLoad, usePoll } from '../lib/use-load';
+import type { DataViewStatus, Job, JobInfo } from '../lib/types';
+import { type Loaded, useLoad, usePoll } from '../lib/use-load';
 
 /** A finished job's report in a few words: rows and series loaded, anomalies found, or its own note. */
-function jobNote(j: Job): string {
+function jobNote(j: Pick<Job, 'error' | 'detail'>): string {
   if (j.error) return j.error;
   const d = j.detail ?? {};
   const parts: string[] = [];
@@ -30,35 +30,12 @@ function shortWhen(iso: string | null | undefined): string {
   return full.slice(0, 10) === when(new Date().toISOString()).slice(0, 10) ? full.slice(11) : full;
 }
 
-const JOB_TONE: Record<string, string> = {
+export const JOB_TONE: Record<string, string> = {
   pending: 'amber',
   running: 'blue',
   failed: 'red',
   finished: 'green',
 };
-
-interface KindJob extends Job {
-  message?: string | null;
-  rows?: number | null;
-  progress?: { done: number; total: number; unit: string } | null;
-}
-
-interface Status {
-  state: string;
-  rowCounts: Record<string, number | null> | null;
-  dataset?: {
-    firstDate: string | null;
-    lastDate: string | null;
-    series: number;
-    anomalies: number;
-    rows?: number | null;
-    loadedAt?: string | null;
-    analysedAt?: string | null;
-  } | null;
-  activeJobs: { pending: number; running: number };
-  lastJob: Job | null;
-  jobs?: { load: KindJob | null; customLoad: KindJob | null; process: KindJob | null };
-}
 
 const KINDS = [
   ['load', 'Load'],
@@ -69,7 +46,7 @@ const KINDS = [
 const n = (v: number) => v.toLocaleString('en-US');
 
 /** The newest job of one kind: state, when, what it did, and a progress bar while it runs. */
-function KindCard({ label, job }: { label: string; job: KindJob | null }) {
+function KindCard({ label, job }: { label: string; job: JobInfo | null }) {
   return (
     <div className="kind-job" role="group" aria-label={`Last ${label.toLowerCase()} job`}>
       <strong>{label}</strong>{' '}
@@ -100,9 +77,16 @@ function KindCard({ label, job }: { label: string; job: KindJob | null }) {
   );
 }
 
-/** Jobs of the view with their status, refreshed every few seconds. */
-export function JobsPanel({ id, refreshKey }: { id: number; refreshKey: number }) {
-  const status = useLoad(() => api<Status>('GET', `/dataviews/${id}/status`), [id, refreshKey]);
+/** Jobs of the view with their status (read by the page), the list refreshed every few seconds. */
+export function JobsPanel({
+  id,
+  refreshKey,
+  status,
+}: {
+  id: number;
+  refreshKey: number;
+  status: Loaded<DataViewStatus | undefined>;
+}) {
   const jobs = useLoad(async () => {
     try {
       return await api<Job[]>('GET', `/jobs${qs({ dataViewId: id })}`);
@@ -111,10 +95,7 @@ export function JobsPanel({ id, refreshKey }: { id: number; refreshKey: number }
       throw e;
     }
   }, [id, refreshKey]);
-  usePoll(() => {
-    void status.reload();
-    void jobs.reload();
-  }, 3000);
+  usePoll(() => void jobs.reload(), 3000);
   const list = jobs.data ?? (status.data?.lastJob ? [status.data.lastJob] : []);
   const s = status.data;
   return (
@@ -167,7 +148,7 @@ export function JobsPanel({ id, refreshKey }: { id: number; refreshKey: number }
                   <td>{shortWhen(j.createdAt)}</td>
                   <td>{shortWhen(j.finishedAt)}</td>
                   <td className={`wrap${j.error ? ' error-text' : ''}`}>
-                    {(j as KindJob).message ?? jobNote(j)}
+                    {('message' in j ? j.message : null) ?? jobNote(j)}
                   </td>
                 </tr>
               ))}
