@@ -3,13 +3,16 @@
  * detector's expectations and band, anomaly windows, special dates and comments, and its anomalies in a table.
  * The address holds the whole state: /explorer?view=&c.<category>=&type=&from=&to=
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import '../components/explorer/explorer.css';
 import {
   categoriesQuery,
   type ExplorerState,
   explorerHref,
+  initialView,
+  lastUsedView,
   readState,
+  rememberView,
   type SeriesAnomaly,
   type SeriesAnswer,
   seriesTitle,
@@ -30,6 +33,14 @@ export function ExplorerPage() {
   const views = useLoad(() => api<DataViewLite[]>('GET', '/dataviews/lite'), []);
   const go = (next: Partial<ExplorerState>, replace = false) =>
     navigate(explorerHref({ ...state, ...next }), { replace });
+  // No view in the address: open the last one used, or the only one, at once.
+  const opening = state.view === null && views.data ? initialView(views.data, lastUsedView()) : null;
+  useEffect(() => {
+    if (opening !== null) navigate(explorerHref({ view: opening, categories: {} }), { replace: true });
+  }, [opening]);
+  useEffect(() => {
+    if (state.view !== null) rememberView(state.view);
+  }, [state.view]);
   return (
     <div className="explorer">
       <div className="page-header">
@@ -55,7 +66,11 @@ export function ExplorerPage() {
         <p className="muted">No data view is assigned to you yet: ask an administrator.</p>
       )}
       {state.view === null ? (
-        <p className="muted">Choose a data view to walk its series, or open one from an anomaly on Home.</p>
+        opening !== null || !views.data ? (
+          <Loading what="Opening the data view" />
+        ) : (
+          <p className="muted">Choose a data view to walk its series, or open one from an anomaly on Home.</p>
+        )
       ) : (
         <ViewExplorer key={state.view} viewId={state.view} state={state} go={go} />
       )}

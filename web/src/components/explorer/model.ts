@@ -169,3 +169,32 @@ export function seriesTitle(categories: Record<string, string | null>, order?: E
     .map((n) => categories[n]);
   return parts.length ? parts.join(' › ') : 'All (total)';
 }
+
+/**
+ * The view the explorer opens when the address names none: the last one used (still readable), else
+ * the only one there is; null when the user must choose.
+ */
+export function initialView(views: ReadonlyArray<{ id: number }>, lastUsed: number | null): number | null {
+  if (lastUsed !== null && views.some((v) => v.id === lastUsed)) return lastUsed;
+  return views.length === 1 ? views[0].id : null;
+}
+
+const LAST_VIEW_KEY = 'anomaly-monitor.explorer.view';
+
+/** The view last opened in the explorer on this browser (localStorage: it outlives the tab). */
+export function lastUsedView(): number | null {
+  try {
+    const n = Number(localStorage.getItem(LAST_VIEW_KEY));
+    return Number.isInteger(n) && n > 0 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberView(id: number): void {
+  try {
+    localStorage.setItem(LAST_VIEW_KEY, String(id));
+  } catch {
+    // Storage refused (private mode): the explorer simply asks again next time.
+  }
+}
