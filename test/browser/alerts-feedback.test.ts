@@ -79,7 +79,9 @@ describe.skipIf(!hasChromium)('feedback and alerts in the browser', () => {
     expect(stored.body[0]).toMatchObject({ status: 'expected', note: 'Spring promotion', email: USER.email });
     // Reloaded, the table marks the record.
     await page.reload();
-    await expect.poll(() => page.locator('.badge', { hasText: 'Expected' }).count()).toBe(1);
+    await expect
+      .poll(() => page.locator('.badge', { hasText: 'Expected' }).count(), { timeout: 15_000 })
+      .toBe(1);
     // The filter setting hides it from the preview.
     await page.getByLabel('Hide anomalies marked expected or not an anomaly').check();
     await expect

@@ -12,7 +12,7 @@ import { navigate } from '../lib/router';
 import type { DataViewLite, Filter, FilterRun, FilterSettings } from '../lib/types';
 import { useLoad } from '../lib/use-load';
 import { SharePanel } from './filter-share';
-import { FilterAlerts } from './alerts';
+import { FilterAlerts } from './filter-alerts';
 
 const PREVIEW_DELAY_MS = 500;
 

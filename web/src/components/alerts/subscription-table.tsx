@@ -1,0 +1,199 @@
+/** A user's alert subscriptions as a table: enable/disable, test, deliveries and delete (docs/alerts.md). */
+import { Fragment, useState } from 'react';
+import { api } from '../../lib/api';
+import { when } from '../../lib/format';
+import { useLoad } from '../../lib/use-load';
+import { Badge, ConfirmButton, Loading, Problem } from '../ui';
+
+export interface AlertSubscription {
+  id: number;
+  filterId: number;
+  filterName: string;
+  owner: string;
+  channel: 'webhook' | 'slack' | 'email';
+  target: string;
+  mode: 'immediate' | 'daily' | 'weekly';
+  digestHour: number;
+  digestWeekday: number;
+  enabled: boolean;
+  lastSentAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  failedDeliveries: number;
+  pendingDigest: number;
+  secret?: string;
+}
+
+interface Delivery {
+  id: number;
+  kind: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  records: number;
+  createdAt: string;
+  sentAt: string | null;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+}
+
+export const HOURS = Array.from({ length: 24 }, (_, h) => h);
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const CHANNELS = { webhook: 'Webhook', slack: 'Slack', email: 'E-mail' } as const;
+
+function modeText(s: AlertSubscription): string {
+  if (s.mode === 'immediate') return 'after each detection';
+  const at = `${String(s.digestHour).padStart(2, '0')}:00`;
+  return s.mode === 'daily'
+    ? `daily digest at ${at}`
+    : `weekly digest, ${WEEKDAYS[s.digestWeekday - 1]} ${at}`;
+}
+
+function Deliveries({ id }: { id: number }) {
+  const list = useLoad(() => api<Delivery[]>('GET', `/anomaly-filters/alerts/${id}/deliveries`), [id]);
+  if (list.loading && !list.data) return <Loading what="Loading deliveries" />;
+  if (!list.data?.length) return <p className="muted">No deliveries yet.</p>;
+  return (
+    <table className="list compact">
+      <thead>
+        <tr>
+          <th scope="col">Created</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Records</th>
+          <th scope="col">Status</th>
+          <th scope="col">Attempts</th>
+          <th scope="col">Error</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.data.map((d) => (
+          <tr key={d.id}>
+            <td>{when(d.createdAt)}</td>
+            <td>{d.kind}</td>
+            <td>{d.records}</td>
+            <td>
+              {d.status}
+              {d.status === 'pending' && d.nextAttemptAt ? `, next try ${when(d.nextAttemptAt)}` : ''}
+            </td>
+            <td>{d.attempts}</td>
+            <td>{d.lastError ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The subscriptions as a table with enable/disable, test, deliveries and delete. */
+export function SubscriptionTable({
+  subs,
+  reload,
+}: {
+  subs: AlertSubscription[];
+  reload: () => Promise<unknown>;
+}) {
+  const [open, setOpen] = useState<number | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const act = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    setNote(null);
+    try {
+      await fn();
+      await reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <Problem error={error} />
+      {note && <p role="status">{note}</p>}
+      <table className="list">
+        <thead>
+          <tr>
+            <th scope="col">Filter</th>
+            <th scope="col">Channel</th>
+            <th scope="col">To</th>
+            <th scope="col">When</th>
+            <th scope="col">Last sent</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {subs.map((s) => (
+            <Fragment key={s.id}>
+              <tr>
+                <td>
+                  <a href={`/filters/${s.filterId}`}>{s.filterName}</a>
+                </td>
+                <td>{CHANNELS[s.channel]}</td>
+                <td className="mono">{s.target}</td>
+                <td>
+                  {modeText(s)}
+                  {s.pendingDigest > 0 && <span className="muted"> ({s.pendingDigest} waiting)</span>}
+                </td>
+                <td>{when(s.lastSentAt)}</td>
+                <td>
+                  {!s.enabled && <Badge tone="gray">off</Badge>}{' '}
+                  {s.lastError ? (
+                    <Badge tone="red" title={`${s.lastError} (${when(s.lastErrorAt)})`}>
+                      last attempt failed
+                    </Badge>
+                  ) : (
+                    s.enabled && <Badge tone="green">ok</Badge>
+                  )}
+                  {s.failedDeliveries > 0 && <span className="muted"> {s.failedDeliveries} undelivered</span>}
+                  {s.lastError && <div className="field-error">{s.lastError}</div>}
+                </td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    onClick={() =>
+                      act(async () => {
+                        const r = await api<{ status: string; error?: string }>(
+                          'POST',
+                          `/anomaly-filters/alerts/${s.id}/test`,
+                        );
+                        setNote(
+                          r.status === 'sent' ? 'Test message sent.' : `Test message failed: ${r.error}`,
+                        );
+                      })
+                    }
+                  >
+                    Send test
+                  </button>{' '}
+                  <button
+                    type="button"
+                    onClick={() =>
+                      act(() => api('PUT', `/anomaly-filters/alerts/${s.id}`, { enabled: !s.enabled }))
+                    }
+                  >
+                    {s.enabled ? 'Pause' : 'Resume'}
+                  </button>{' '}
+                  <button type="button" onClick={() => setOpen(open === s.id ? null : s.id)}>
+                    {open === s.id ? 'Hide deliveries' : 'Deliveries'}
+                  </button>{' '}
+                  <ConfirmButton
+                    label="Unsubscribe"
+                    question="Stop these alerts?"
+                    onConfirm={() => act(() => api('DELETE', `/anomaly-filters/alerts/${s.id}`))}
+                  />
+                </td>
+              </tr>
+              {open === s.id && (
+                <tr key={`${s.id}-deliveries`}>
+                  <td colSpan={7}>
+                    <Deliveries id={s.id} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
