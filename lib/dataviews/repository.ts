@@ -128,16 +128,6 @@ export async function viewsUsingConnector(db: Database, connector: string): Prom
   return rows.map((r) => `${r.domain} / ${r.name}`);
 }
 
-/** Which of `ids` name an existing view (assignments refer only to existing views). */
-export async function existingViewIds(db: Database, ids: readonly number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.orm
-    .select({ id: dataViews.id })
-    .from(dataViews)
-    .where(inArray(dataViews.id, [...ids]));
-  return rows.map((r) => r.id);
-}
-
 /** Serialises creations until the end of the transaction (PGlite and PostgreSQL alike). */
 export async function lockViewCreation(db: Database): Promise<void> {
   await db.rows(sql`SELECT pg_advisory_xact_lock(${CREATE_LOCK_KEY})`);

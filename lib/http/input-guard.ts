@@ -3,6 +3,7 @@
  * so that characters PostgreSQL refuses, ids beyond the `serial` range and numbers beyond safe integers are the caller's 400
  * (naming the field), never a database error turned 500.
  */
+import { databaseErrorCode } from '../db/errors';
 import { ValidationError } from '../shared/errors';
 
 /** The largest value of PostgreSQL `integer` (`serial` ids). */
@@ -103,15 +104,4 @@ export function checkQuery(query: Record<string, string | undefined>): void {
 export function databaseDataException(error: unknown): { code: string } | undefined {
   const code = databaseErrorCode(error, /^22[0-9A-Z]{3}$/);
   return code === undefined ? undefined : { code };
-}
-
-/** The SQLSTATE of a database error (it carries a severity) in the first links of a cause chain, when it matches. */
-export function databaseErrorCode(error: unknown, pattern: RegExp): string | undefined {
-  let e: unknown = error;
-  for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
-    const o = e as { code?: unknown; severity?: unknown; cause?: unknown };
-    if (typeof o.code === 'string' && pattern.test(o.code) && o.severity !== undefined) return o.code;
-    e = o.cause;
-  }
-  return undefined;
 }

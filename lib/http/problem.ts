@@ -1,6 +1,7 @@
 /** The one error policy: domain error codes to HTTP statuses, everything unknown to a generic 500 that leaks nothing. */
 import { AppError, type ErrorCode, type FieldError } from '../shared/errors';
-import { databaseDataException, databaseErrorCode } from './input-guard';
+import { databaseErrorCode } from '../db/errors';
+import { databaseDataException } from './input-guard';
 
 const statusOf: Record<ErrorCode, number> = {
   VALIDATION: 400,

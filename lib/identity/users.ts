@@ -1,7 +1,7 @@
 /** User administration (admins only) and sign-in. */
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { existingViewIds } from '../dataviews/repository';
+import { foreignKeyViolation } from '../db/errors';
 import { userDataViews, users } from '../db/tables/index';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../shared/errors';
 import { type Caller, requireAdmin, type Role } from './caller';
@@ -55,15 +55,17 @@ function view(row: UserRow, ids: number[] | undefined): UserView {
 
 async function setAssignments(db: Database, userId: number, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
-  if (unique.length > 0) {
-    const known = new Set(await existingViewIds(db, unique));
-    const missing = unique.filter((id) => !known.has(id));
-    if (missing.length)
-      throw ValidationError.field('dataViewIds', `unknown data view id(s): ${missing.join(', ')}`);
-  }
   await db.orm.delete(userDataViews).where(eq(userDataViews.userId, userId));
-  if (unique.length)
+  if (unique.length === 0) return;
+  try {
     await db.orm.insert(userDataViews).values(unique.map((dataViewId) => ({ userId, dataViewId })));
+  } catch (e) {
+    // The foreign key to data_views is the check: the caller's transaction rolls the whole change back.
+    const refused = foreignKeyViolation(e);
+    if (!refused) throw e;
+    const id = /\(data_view_id\)=\((\d+)\)/.exec(refused.detail)?.[1];
+    throw ValidationError.field('dataViewIds', `unknown data view id${id ? ` ${id}` : ''}`);
+  }
 }
 
 async function emailTaken(db: Database, email: string, exceptId?: number): Promise<boolean> {

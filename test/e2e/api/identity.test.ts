@@ -101,6 +101,30 @@ describe(`identity over HTTP on ${backendName}`, () => {
     expect(malformed.status).toBe(400);
   });
 
+  it('refuses an assignment to a data view that does not exist with 400 naming the field, and writes nothing', async () => {
+    const email = 'ghost-views@example.com';
+    const created = await s.call('POST', '/api/v1/users', {
+      auth: s.adminToken,
+      body: { email, role: 'data-user', password: 'a-long-password-1', dataViewIds: [987654] },
+    });
+    expect(created.status, created.text).toBe(400);
+    expect(created.body.errors).toContainEqual({
+      path: 'dataViewIds',
+      message: 'unknown data view id 987654',
+    });
+    const users = await s.call('GET', '/api/v1/users', { auth: s.adminToken });
+    expect(users.body.map((u: { email: string }) => u.email)).not.toContain(email);
+
+    const me = users.body.find((u: { email: string }) => u.email === USER.email);
+    const updated = await s.call('PUT', `/api/v1/users/${me.id}`, {
+      auth: s.adminToken,
+      body: { role: 'admin', dataViewIds: [987654] },
+    });
+    expect(updated.status, updated.text).toBe(400);
+    const after = await s.call('GET', `/api/v1/users/${me.id}`, { auth: s.adminToken });
+    expect(after.body).toMatchObject({ role: me.role, dataViewIds: me.dataViewIds });
+  });
+
   it('creates an API key shown once, accepts it, and answers 401 once it is revoked', async () => {
     const created = await s.call('POST', '/api/v1/api-keys', {
       auth: s.adminToken,
