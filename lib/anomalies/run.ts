@@ -14,7 +14,7 @@ import type {
   TimeRangePreset,
 } from '../filters/types';
 import type { Clock } from '../shared/clock';
-import { withFeedback } from '../feedback/records';
+import { withFeedback } from './feedback';
 import { readComments } from './comments';
 import { readableViews, resolveViews, type ViewTarget } from '../filters/data-views';
 import { type ReadMode, readSpans, readViewAnomalies } from './query';

@@ -1,14 +1,23 @@
-/** Feedback on anomaly records: attached to every shown record by its stable key, and the SQL that hides dismissed ones. */
+/**
+ * Feedback as anomaly records meet it: a record's key, the feedback of a set of views by key, and the SQL
+ * (and the same rule in memory) that hides dismissed records. lib/anomalies attaches it to the records it shows.
+ */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import type { AggregateRecord, AnomalyRecord } from '../filters/types';
 import { feedbackOfViews } from './repository';
-import { keyString, type RecordFeedback } from './types';
+import { type FeedbackKey, keyString, type RecordFeedback } from './types';
+
+/** The fields of an anomaly record that make its stable key (a record without a measure is on the value). */
+export interface KeyFields {
+  dataViewId: number;
+  seriesId: number;
+  measure?: FeedbackKey['measure'] | null;
+  type: string;
+  startDate: string;
+}
 
 /** The record's key string (see keyString). */
-export function recordKey(
-  a: Pick<AnomalyRecord, 'dataViewId' | 'seriesId' | 'measure' | 'type' | 'startDate'>,
-): string {
+export function recordKey(a: KeyFields): string {
   return keyString({
     dataViewId: a.dataViewId,
     seriesId: a.seriesId,
@@ -33,7 +42,7 @@ export function notDismissedCondition(dataViewId: number): SQL {
 
 /** The same rule in memory, for records already read (alerts). */
 export function isDismissed(
-  a: Pick<AnomalyRecord, 'seriesId' | 'measure' | 'type' | 'startDate' | 'endDate'>,
+  a: Omit<KeyFields, 'dataViewId'> & { endDate: string },
   feedback: ReadonlyArray<{
     seriesId: number;
     measure: string;
@@ -54,34 +63,14 @@ export function isDismissed(
   );
 }
 
-type Run = { anomalies: AnomalyRecord[]; aggregates?: AggregateRecord[] };
-
-function shown(run: Run): AnomalyRecord[] {
-  const out: AnomalyRecord[] = [];
-  const add = (r: AnomalyRecord) => {
-    out.push(r);
-    for (const m of r.members ?? []) out.push(m);
-  };
-  for (const a of run.anomalies) add(a);
-  for (const g of run.aggregates ?? []) for (const m of g.members) add(m);
-  return out;
-}
-
-/** Sets `feedback` (null when none) on every shown record: anomalies, events' members, aggregates' members. */
-export async function withFeedback<R extends Run>(db: Database, run: R): Promise<R> {
-  const records = shown(run);
-  if (records.length === 0) return run;
-  let dateFrom = records[0].startDate;
-  let dateTo = records[0].startDate;
-  const views = new Set<number>();
-  for (const r of records) {
-    if (r.startDate < dateFrom) dateFrom = r.startDate;
-    if (r.startDate > dateTo) dateTo = r.startDate;
-    views.add(r.dataViewId);
-  }
-  const rows = await feedbackOfViews(db, [...views], { dateFrom, dateTo });
+/** The feedback of `dataViewIds` whose records start within the window, by key string (see recordKey). */
+export async function feedbackByKey(
+  db: Database,
+  dataViewIds: readonly number[],
+  window: { dateFrom: string; dateTo: string },
+): Promise<Map<string, RecordFeedback>> {
   const byKey = new Map<string, RecordFeedback>();
-  for (const f of rows) {
+  for (const f of await feedbackOfViews(db, dataViewIds, window)) {
     byKey.set(keyString(f), {
       id: f.id,
       status: f.status,
@@ -90,14 +79,5 @@ export async function withFeedback<R extends Run>(db: Database, run: R): Promise
       updatedAt: f.updatedAt,
     });
   }
-  const set = (r: AnomalyRecord): AnomalyRecord => {
-    const out: AnomalyRecord = { ...r, feedback: byKey.get(recordKey(r)) ?? null };
-    if (r.members) out.members = r.members.map(set);
-    return out;
-  };
-  return {
-    ...run,
-    anomalies: run.anomalies.map(set),
-    aggregates: run.aggregates?.map((g) => ({ ...g, members: g.members.map(set) })),
-  };
+  return byKey;
 }

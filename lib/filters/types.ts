@@ -56,7 +56,7 @@ export interface AnomalyRecord {
   types?: string[];
   /** Only on an event, and only when asked for (`members=true`): the merged records, strongest first. */
   members?: AnomalyRecord[];
-  /** Feedback on the record's stable key (docs/feedback.md); null when none. Set by lib/feedback/records.ts. */
+  /** Feedback on the record's stable key (docs/feedback.md); null when none. Set by lib/anomalies/feedback.ts. */
   feedback?: import('../feedback/types').RecordFeedback | null;
 }
 
