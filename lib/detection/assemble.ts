@@ -37,8 +37,8 @@ export interface AssembleInput {
   end: number;
   /** Anomalies of this type before values[0]. */
   recurrenceBase: number;
-  /** Value per event: minVolume is in events (RunInput.unit). */
-  unit?: number;
+  /** Materiality in the series' units (RunInput.material); 0 keeps every anomaly. */
+  material?: number;
 }
 
 /**
@@ -63,7 +63,7 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
   const words = flags.byteOffset === 0 && a.flagWords?.buffer === flags.buffer ? a.flagWords : undefined;
   const mode = a.params.mode;
   // Cardinality counts children: its materiality is minChange, not a volume.
-  const minVolume = a.code === 'Cardinality' ? 0 : a.params.minVolume * (a.unit ?? 1);
+  const minVolume = a.code === 'Cardinality' ? 0 : (a.material ?? 0);
   const shareFromExpected = a.code === 'Gap';
   let recurrence = a.recurrenceBase;
   // Missing data (or values) on a special day is explained, the days around it are not: gaps and

@@ -7,6 +7,7 @@ import { ValidationError } from '../shared/errors';
 import { AnomalyColumns, type AnomalyOut } from './anomaly-columns';
 import { assembleAnomalies } from './assemble';
 import type { DetectorImpl, RunInput } from './detector';
+import { materialLevel } from './materiality';
 import { type AnyDetectorParams, type DetectorType, resolveParams } from './params';
 import { getDetector } from './registry';
 import type { AnomalyDraft, DetectionContext, DetectorConfig, SeriesId, SeriesInput, Skip } from './types';
@@ -260,7 +261,10 @@ export function runDetector(
     cardinality: input.cardinality,
     daySigma: d.type === 'gap' ? 0 : daySigma(input, w, ws),
     dayMean: ws.sigmaMean,
-    unit: unitOf(input),
+    unit: poissonUnit(input),
+    material: materialLevel(input.measureKind ?? 'events', d.params.minVolume, unitOf(input), () =>
+      totalLevel(input, w, ws),
+    ),
   };
   ws.flagged = true;
   const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
@@ -287,7 +291,7 @@ export function runDetector(
       scanFrom: w.scanFrom,
       end: w.end,
       recurrenceBase: ctx.history?.(input.seriesId, d.impl.code) ?? 0,
-      unit: runInput.unit,
+      material: runInput.material,
     },
     out,
   );
@@ -298,6 +302,35 @@ export function runDetector(
 export function unitOf(input: SeriesInput): number {
   const v = input.valuePerEvent;
   return v !== undefined && v > 0 && Number.isFinite(v) ? v : 1;
+}
+
+/** RunInput.unit: the value per event of counts, 0 (no Poisson floor) for anything else. */
+function poissonUnit(input: SeriesInput): number {
+  return (input.measureKind ?? 'events') === 'events' ? unitOf(input) : 0;
+}
+
+/**
+ * The view total's mean daily value over the series' analysed days with data (the series' own without
+ * totalValues): what an amount's default materiality is a share of. Once per series (cached).
+ */
+function totalLevel(input: SeriesInput, w: SeriesWindow, ws: Workspace): number {
+  if (ws.levelFor === input.values && ws.levelStart === w.start && ws.levelEnd === w.end) return ws.level;
+  const total = input.totalValues ?? input.values;
+  const present = input.totalValues === undefined ? input.present : undefined;
+  let sum = 0;
+  let days = 0;
+  for (let t = w.start; t < w.end; t++) {
+    if (present !== undefined && present[t] === 0) continue;
+    const v = total[t];
+    if (Number.isNaN(v)) continue;
+    sum += v;
+    days++;
+  }
+  ws.level = days > 0 ? Math.abs(sum / days) : 0;
+  ws.levelFor = input.values;
+  ws.levelStart = w.start;
+  ws.levelEnd = w.end;
+  return ws.level;
 }
 
 const sharedWorkspace = new Workspace();
@@ -319,6 +352,7 @@ export function detectSeries(
   ws.imputedFor = null;
   ws.sigmaFor = null;
   ws.maskFor = null;
+  ws.levelFor = null;
   for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   return out;
 }
@@ -373,6 +407,7 @@ export function detectShard(
     ws.imputedFor = null;
     ws.sigmaFor = null;
     ws.maskFor = null;
+    ws.levelFor = null;
     for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   }
   return out;

@@ -25,8 +25,16 @@ export interface RunInput {
   daySigma: number;
   /** Mean of the analysed days with data (the level daySigma belongs to). */
   dayMean: number;
-  /** Value per event (SeriesInput.valuePerEvent, 1 without it): minVolume and Poisson floors are in events. */
+  /**
+   * Value per event of counts (SeriesInput.valuePerEvent, 1 without it): the Poisson floors are those
+   * of expected / unit events. 0 for an amount: no Poisson floor.
+   */
   unit: number;
+  /**
+   * Materiality in the series' units (materiality.ts materialLevel): a day expected below it is not
+   * reported, a period expected below it per day is not judged, an anomaly below it is dropped.
+   */
+  material: number;
 }
 
 export type RequiredInput = 'present' | 'parentValues' | 'peerChange' | 'cardinality';

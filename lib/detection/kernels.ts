@@ -134,7 +134,7 @@ export class DayNoise {
     const d = Math.abs(logRatio(exp + diff, exp, this.logOffset));
     // The floors first: most changes that fail them need no look at the records.
     let least = NOISE_MIN_RELATIVE;
-    if (this.poisson) {
+    if (this.poisson && this.unit > 0) {
       const poisson = Math.sqrt(this.unit / Math.abs(exp));
       if (least < poisson) least = poisson;
     }

@@ -43,10 +43,9 @@ export const COMMON_SPECS = {
   },
   minVolume: {
     kind: 'number',
-    default: 10,
     min: 0,
     description:
-      'Materiality: a day (for period detectors, a period per day) whose expected value lies below this is not judged, and an anomaly whose average daily volume (the larger of actual and expected) lies below it is dropped, so 1 → 3 bookings is never +200 %. 0 judges everything.',
+      "Materiality: a day (for period detectors, a period per day) whose expected value lies below this is not judged, and an anomaly whose average daily volume (the larger of actual and expected) lies below it is dropped, so 1 → 3 bookings is never +200 %. In events for counts and for amounts judged in their events (the view's count varies), in the value's own unit for an amount without events (a constant count). Unset: 10 events a day, and for an amount without events 0.1 % of the view total's mean daily value (the same verdict in any unit). 0 judges everything.",
   },
   maxMissingPct: {
     kind: 'number',

@@ -33,8 +33,13 @@ export interface CommonParams {
   minValue?: number;
   /** Skip the series when its average over the scanned days is above this. */
   maxValue?: number;
-  /** Days (periods: per day) whose expected value is below this are not judged; anomalies whose daily volume (larger of actual and expected) is below it are dropped. */
-  minVolume: number;
+  /**
+   * Days (periods: per day) whose expected value is below this are not judged; anomalies whose daily
+   * volume (larger of actual and expected) is below it are dropped. In events for counts and for amounts
+   * judged in their events, in the value's own unit for an amount without events. Unset: 10 events, or
+   * for an amount a share of the view's total (materiality.ts).
+   */
+  minVolume?: number;
   /** Skip the series when more than this percentage of the scanned days had no source data. */
   maxMissingPct: number;
   /** A change lasting this many consecutive flagged days becomes the new normal of the baseline. */

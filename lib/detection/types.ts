@@ -1,5 +1,6 @@
 /** Shapes shared by the detection engine, its callers (process worker, preview) and the detectors. */
 import type { SpecialCalendar } from '../calendar/special-calendar';
+import type { MeasureKind } from './materiality';
 import type { DetectorParamsByType, DetectorType } from './params';
 
 export type AnomalyType =
@@ -43,9 +44,16 @@ export interface SeriesInput {
    * bookings): Σ value / Σ count of the series. Materiality (minVolume) and the Poisson noise floors
    * are then judged in events (expected / valuePerEvent): a day expected to bring one booking is not
    * material however large its price, and its revenue is as noisy as one booking. Absent or not
-   * positive: the values are the events (1).
+   * positive: the values are the events (1). Read only when measureKind is `events`.
    */
   valuePerEvent?: number;
+  /**
+   * What the values are (materiality.ts): `events` (the default: counts, or amounts judged in their
+   * events through valuePerEvent) or `amount` (an amount in an unknown unit: no Poisson floor, and a
+   * materiality relative to totalValues unless minVolume is set), so that the verdict on an amount
+   * does not depend on the unit it is expressed in.
+   */
+  measureKind?: MeasureKind;
 }
 
 export interface DetectorConfig<T extends DetectorType = DetectorType> {

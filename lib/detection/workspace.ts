@@ -30,6 +30,11 @@ export class Workspace {
   sigmaFor: Float64Array | null = null;
   sigmaStart = -1;
   sigmaEnd = -1;
+  /** The view total's mean level over the series' analysed days (detect.ts totalLevel), cached per series. */
+  level = 0;
+  levelFor: Float64Array | null = null;
+  levelStart = -1;
+  levelEnd = -1;
   /** All zeros: the actual values of missing days. */
   zeros = new Float64Array(0);
   /** Prefix sums for segment statistics. */

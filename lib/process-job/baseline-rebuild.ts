@@ -10,7 +10,8 @@ import { ConflictError } from '../shared/errors';
 import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
 import { CROSS_TYPES, peerWeeks, type ViewDetector, viewDetectors } from './detectors';
 import { mixLinks, planShards, readLayout } from './layout';
-import { readSeries, seriesSource } from '../dataset/series-store';
+import { minVolumesOf, totalLevelOf } from './measure-kind';
+import { readSeries, rowValues, seriesSource } from '../dataset/series-store';
 import { shardBaselines } from './shard';
 
 export const NO_BASELINE_DETECTORS = 'No peer, mix or cardinality detector is defined for this data view.';
@@ -56,13 +57,22 @@ export async function recalculateBaselines(
   let peerGroups = 0;
   let cardinalityGroups = 0;
   if (layout.days > 0 && (weeks.length > 0 || wantCardinality)) {
+    const root =
+      layout.rootId === null
+        ? undefined
+        : (await readSeries(c.db, seriesSource(row), [layout.rootId], layout, ['value']))[0];
+    const totalLevel = totalLevelOf(root === undefined ? undefined : rowValues(root, 0));
     for (const shard of planShards(layout.groups, c.config.detection.shardSize)) {
       const ids = shard.groups.filter((g) => g.parentId !== null).flatMap((g) => g.memberIds);
       const [block] = await readSeries(c.db, seriesSource(row), ids, layout, ['value']);
-      const b = shardBaselines(shard, block, weeks, wantCardinality, {
-        peer: leastMinVolume(detectors, 'peer'),
-        cardinality: leastMinVolume(detectors, 'cardinality'),
-      });
+      const b = shardBaselines(
+        shard,
+        block,
+        weeks,
+        wantCardinality,
+        { peer: minVolumesOf(detectors, 'peer'), cardinality: minVolumesOf(detectors, 'cardinality') },
+        totalLevel,
+      );
       await writeShardBaselines(c.db, schema, runId, layout.dayIndex0, categories, b);
       peerGroups += b.peer.length;
       cardinalityGroups += b.cardinality.length;
@@ -79,10 +89,4 @@ export async function recalculateBaselines(
     mixLinks: mix,
     ms: Math.round(performance.now() - started),
   };
-}
-
-/** The least minVolume of the view's detectors of one type (0 without one): as the process job counts. */
-function leastMinVolume(detectors: readonly ViewDetector[], type: 'peer' | 'cardinality'): number {
-  const of = detectors.filter((d) => d.resolved.type === type).map((d) => d.resolved.params.minVolume);
-  return of.length ? Math.min(...of) : 0;
 }

@@ -12,6 +12,7 @@ import type { SeriesExclusion } from '../feedback/exclusions';
 import { peerWeeks, type ViewDetector } from './detectors';
 import type { Shard } from './layout';
 import { rowPresent, rowValues, type SeriesBlock } from '../dataset/series-store';
+import { materialLevels, measureKindOf, minVolumesOf, totalLevelOf } from './measure-kind';
 
 export interface RunSetup {
   detectors: ViewDetector[];
@@ -154,23 +155,14 @@ function run(
   out.anomalies.tag(before, d.index);
 }
 
-/**
- * The material level of each of `rows` in its own units: `minVolume` events a day times the row's
- * value per event (1 when the values are the events). Peer voters and cardinality children count from it.
- */
-export function materialLevels(block: SeriesBlock, rows: readonly number[], minVolume: number): number[] {
-  return rows.map((r) => minVolume * (block.valuePerEvent?.[r] || 1));
-}
-
 /** Every anomaly of the shard's series (and the cardinality anomalies of their parents), plus the baselines used. */
 export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSetup): ShardResult {
   const out: ShardResult = { anomalies: new AnomalyColumns(), baselines: { peer: [], cardinality: [] } };
   const rowDetectors = setup.detectors.filter((d) => d.resolved.type !== 'cardinality');
   const cardinality = setup.detectors.filter((d) => d.resolved.type === 'cardinality');
-  const cardinalityMinVolume = Math.min(...cardinality.map((d) => d.resolved.params.minVolume));
-  const peerMinVolume = Math.min(
-    ...setup.detectors.filter((d) => d.resolved.type === 'peer').map((d) => d.resolved.params.minVolume),
-  );
+  const cardinalityMinVolumes = minVolumesOf(setup.detectors, 'cardinality');
+  const peerMinVolumes = minVolumesOf(setup.detectors, 'peer');
+  const totalLevel = totalLevelOf(setup.total);
   const weeksList = [
     ...new Set(setup.detectors.filter((d) => d.resolved.type === 'peer').map((d) => peerWeeks(d.resolved))),
   ];
@@ -189,9 +181,11 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
             weeksList,
             cardinality.length > 0 && parentValues !== undefined,
             // A child is material for cardinality at minVolume events a day (its value per event).
-            cardinality.length > 0 ? materialLevels(block, rows, cardinalityMinVolume) : undefined,
+            cardinality.length > 0
+              ? materialLevels(block, rows, cardinalityMinVolumes, totalLevel)
+              : undefined,
             // A member votes in the peer median only at a material level (peer minVolume in its events).
-            weeksList.length > 0 ? materialLevels(block, rows, peerMinVolume) : undefined,
+            weeksList.length > 0 ? materialLevels(block, rows, peerMinVolumes, totalLevel) : undefined,
           );
     if (group.parentId !== null) {
       for (const [weeks, b] of base.peer)
@@ -206,6 +200,7 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
         totalValues: setup.total,
         parentValues,
         valuePerEvent: block.valuePerEvent?.[rows[m]],
+        measureKind: measureKindOf(block, rows[m]),
       };
       const w = seriesWindow(input, setup.ctx);
       for (const d of rowDetectors) {
@@ -226,6 +221,7 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
         present: rowPresent(block, parentRow),
         totalValues: setup.total,
         cardinality: base.counts,
+        measureKind: measureKindOf(block, parentRow),
       };
       const w = seriesWindow(input, setup.ctx);
       for (const d of cardinality) run(input, d, setup, w, out);
@@ -250,8 +246,13 @@ export function shardBaselines(
   block: SeriesBlock,
   weeksList: readonly number[],
   wantCardinality: boolean,
-  /** The peer and cardinality detectors' least minVolume: members and children count when material. */
-  minVolume: { peer: number; cardinality: number } = { peer: 0, cardinality: 0 },
+  /** The peer and cardinality detectors' minVolume (undefined: the default): members and children count when material. */
+  minVolumes: { peer: readonly (number | undefined)[]; cardinality: readonly (number | undefined)[] } = {
+    peer: [],
+    cardinality: [],
+  },
+  /** The view total's mean daily value (measure-kind.ts totalLevelOf): an amount's default materiality. */
+  totalLevel = 0,
 ): ShardBaselines {
   const out: ShardBaselines = { peer: [], cardinality: [] };
   for (const group of shard.groups) {
@@ -262,8 +263,8 @@ export function shardBaselines(
       rows.map((r) => rowPresent(block, r)),
       weeksList,
       wantCardinality,
-      materialLevels(block, rows, minVolume.cardinality),
-      materialLevels(block, rows, minVolume.peer),
+      materialLevels(block, rows, minVolumes.cardinality, totalLevel),
+      materialLevels(block, rows, minVolumes.peer, totalLevel),
     );
     for (const [weeks, b] of base.peer)
       out.peer.push({ parentId: group.parentId, category: group.category, weeks, ...b });

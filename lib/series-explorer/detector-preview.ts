@@ -21,7 +21,7 @@ import { NotFoundError, ValidationError } from '../shared/errors';
 import { detectionContext, engineConfig, peerWeeks } from '../process-job/detectors';
 import { readLayout, type ViewLayout } from '../process-job/layout';
 import { readSeries, rowPresent, rowValues, seriesSource } from '../dataset/series-store';
-import { materialLevels } from '../process-job/shard';
+import { materialLevels, measureKindOf, totalLevelOf } from '../process-job/measure-kind';
 
 export interface DetectorPreviewBody {
   seriesId?: number;
@@ -158,14 +158,17 @@ export async function runPreview(
   const root = rowOf(layout.rootId);
   const rows = (list: number[]) => list.map((sid) => rowOf(sid) as number);
   const [resolved] = resolveDetectors([engineConfig(type, checked.params)]);
+  const totalLevel = totalLevelOf(root === undefined ? undefined : rowValues(block, root));
   const preview = previewSeries(
     {
       seriesId: series.id,
       dayIndex0: layout.dayIndex0,
       values: rowValues(block, own),
       present: rowPresent(block, own),
-      // As the process job: an amount whose events vary is judged in events (valuePerEvent).
+      // As the process job: an amount whose events vary is judged in events (valuePerEvent), one
+      // without events is an amount in its own unit.
       valuePerEvent: block.valuePerEvent?.[own],
+      measureKind: measureKindOf(block, own),
       totalValues: root === undefined ? undefined : rowValues(block, root),
       parentValues: parent === undefined ? undefined : rowValues(block, parent),
       peerChange:
@@ -175,7 +178,7 @@ export async function runPreview(
               {
                 presents: rows(peers).map((r) => rowPresent(block, r)),
                 weeks: peerWeeks(resolved),
-                minLevels: materialLevels(block, rows(peers), resolved.params.minVolume),
+                minLevels: materialLevels(block, rows(peers), [resolved.params.minVolume], totalLevel),
               },
             ).change
           : undefined,
@@ -184,7 +187,7 @@ export async function runPreview(
             rows(kids).map((r) => rowValues(block, r)),
             rows(kids).map((r) => rowPresent(block, r)),
             // Material children only, as the process job counts them.
-            materialLevels(block, rows(kids), resolved.params.minVolume),
+            materialLevels(block, rows(kids), [resolved.params.minVolume], totalLevel),
           )
         : undefined,
     },

@@ -73,7 +73,15 @@ export function runEngine(ds: Dataset, variant: Variant, types = REAL_DETECTORS)
   const out = new Map<string, Span[]>();
   for (const d of detectors) out.set(d.impl.code, []);
   const drafts = detectSeries(
-    { seriesId: 1, dayIndex0: s.day0, values: s.values, present: s.present, totalValues: s.values },
+    // As the service sees a view whose count is the constant 1: the value is an amount in its own unit.
+    {
+      seriesId: 1,
+      dayIndex0: s.day0,
+      values: s.values,
+      present: s.present,
+      totalValues: s.values,
+      measureKind: 'amount',
+    },
     detectors,
     { calendar },
   );

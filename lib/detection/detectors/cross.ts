@@ -55,7 +55,7 @@ function runCross(
   const adaptAfter = p.adaptAfterDays;
   const k = p.threshold;
   // Cardinality counts children: materiality is the count itself (minChange), not the volume.
-  const minVolume = kind === KIND_CARDINALITY ? 0 : p.minVolume * input.unit;
+  const minVolume = kind === KIND_CARDINALITY ? 0 : input.material;
   tracker.reset();
   noise.reset(end, start);
   noise.poisson = kind !== KIND_CARDINALITY;

@@ -75,7 +75,7 @@ export const gap: DetectorImpl<'gap'> = {
           f[u] = -1;
         }
         // Materiality: missing days that would have held almost nothing are not reported.
-        if (expSum / len < p.minVolume * input.unit) {
+        if (expSum / len < input.material) {
           for (let u = t; u < stop; u++) {
             f[u] = 0;
             e[u] = Number.NaN;

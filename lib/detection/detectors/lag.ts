@@ -70,7 +70,7 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const frac = p.percentualChange / 100;
   const adapt = p.adaptAfterDays;
   const k = p.threshold;
-  const minVolume = p.minVolume * input.unit;
+  const minVolume = input.material;
   noise.reset(end, start);
   // The expectation is one other day: the difference of two days' noise.
   noise.absFloor = Math.SQRT2 * input.daySigma;
@@ -178,7 +178,7 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   const frac = p.percentualChange / 100;
   const adapt = p.adaptAfterDays;
   const k = p.threshold;
-  const minVolume = p.minVolume * input.unit;
+  const minVolume = input.material;
   noise.reset(end, start);
   // The expectation is one other day: the difference of two days' noise.
   noise.absFloor = Math.SQRT2 * input.daySigma;

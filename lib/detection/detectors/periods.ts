@@ -52,11 +52,11 @@ class PeriodNoise {
     predicted: number,
     days: number,
     p: PeriodParams,
-    daySigma: number,
-    unit = 1,
+    input: RunInput,
     referencePeriods = 1,
   ): number {
-    if (days <= 0 || predicted / days < p.minVolume * unit || predicted <= 0) return 0;
+    if (days <= 0 || predicted / days < input.material || predicted <= 0) return 0;
+    const { daySigma, unit } = input;
     const flag = classifyPct(actual, predicted, p.percentualChange / 100);
     const rel = Math.abs(actual / predicted - 1);
     let judged = 0;
@@ -278,7 +278,7 @@ function comparePeriods(
       predicted += unmatched * allMean;
       for (let w = 0; w < 7; w++) if (Number.isNaN(mean[w])) mean[w] = allMean;
     }
-    const judged = noise.judge(actual, predicted, days, p, input.daySigma, input.unit);
+    const judged = noise.judge(actual, predicted, days, p, input);
     // A reference that spans the flagged period before (cw: four weeks, mpy: a year) still holds the
     // old level: the same change would be reported again period after period. Only its first
     // period is reported (ChangePoint covers its duration).
@@ -333,7 +333,7 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
       actual += x[t];
       predicted += (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
     }
-    const judged = noise.judge(actual, predicted, stop - a, p, input.daySigma, input.unit, 4);
+    const judged = noise.judge(actual, predicted, stop - a, p, input, 4);
     // The same change seen again against a reference that still holds the old level (see above).
     const flag = judged !== 0 && judged === lastJudged && j === lastJ + 1 ? 0 : judged;
     lastJudged = judged;

@@ -252,7 +252,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   const threshold = p.threshold;
   const minRel = p.minChangePct / 100;
   const adaptAfter = p.adaptAfterDays;
-  const minVolume = p.minVolume * input.unit;
+  const minVolume = input.material;
   tracker.reset();
   shifts.reset();
   tailNoise.reset(end, start);
@@ -332,7 +332,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   win.reset(span, p.sensitivity, MIN_RELATIVE_SCALE);
   const minScores = Math.ceil(span / 2);
   const adaptAfter = p.adaptAfterDays;
-  const minVolume = p.minVolume * input.unit;
+  const minVolume = input.material;
   tracker.reset();
   shifts.reset();
   tailNoise.reset(end, start);

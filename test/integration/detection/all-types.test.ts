@@ -10,9 +10,11 @@ import { buildSpecialCalendar } from '../../../lib/calendar/special-calendar';
 import { loadConfig } from '../../../lib/config/config';
 import { buildCardinalityBaseline, buildPeerBaseline } from '../../../lib/detection/baselines';
 import { detectSeries } from '../../../lib/detection/detect';
+import { AMOUNT_MATERIAL_SHARE } from '../../../lib/detection/materiality';
 import { DETECTOR_TYPES } from '../../../lib/detection/params';
 import { computeSignificance } from '../../../lib/detection/significance';
 import type { AnomalyDraft, SeriesInput } from '../../../lib/detection/types';
+import { totalLevelOf } from '../../../lib/process-job/measure-kind';
 import { runDetection } from '../../../lib/process-job/start';
 import { generateView, type SyntheticView } from '../../../scripts/synthetic/generate';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -45,6 +47,9 @@ function keyOf(view: SyntheticView, id: number): string {
 
 /** What the engine reports for the view in memory (as scripts/eval.ts wires it). */
 function expected(view: SyntheticView): AnomalyDraft[] {
+  // Without a count column the values are amounts: peer voters and cardinality children count at the
+  // amount's default materiality, a share of the view total's level, as the process job has them.
+  const material = AMOUNT_MATERIAL_SHARE * totalLevelOf(view.values[0]);
   const peer = new Map<number, Float64Array>();
   const card = new Map<number, Float64Array>();
   for (const s of view.series) {
@@ -52,8 +57,8 @@ function expected(view: SyntheticView): AnomalyDraft[] {
     const kids = s.childIds;
     const b = buildPeerBaseline(
       kids.map((k) => view.values[k]),
-      // Members vote at a material level only (peer minVolume, default 10), as the process job has them.
-      { presents: kids.map((k) => view.present[k]), minLevels: kids.map(() => 10) },
+      // Members vote at a material level only, as the process job has them.
+      { presents: kids.map((k) => view.present[k]), minLevels: kids.map(() => material) },
     );
     for (const k of kids) peer.set(k, b.change);
     card.set(
@@ -61,8 +66,8 @@ function expected(view: SyntheticView): AnomalyDraft[] {
       buildCardinalityBaseline(
         kids.map((k) => view.values[k]),
         kids.map((k) => view.present[k]),
-        // The process job counts material children only: minVolume (default 10) in each child's units.
-        kids.map(() => 10),
+        // The process job counts material children only.
+        kids.map(() => material),
       ),
     );
   }
@@ -77,6 +82,7 @@ function expected(view: SyntheticView): AnomalyDraft[] {
       parentValues: s.parentId === null ? undefined : view.values[s.parentId],
       peerChange: peer.get(s.id),
       cardinality: card.get(s.id),
+      measureKind: 'amount',
     };
     return detectSeries(input, DETECTORS, { calendar });
   });

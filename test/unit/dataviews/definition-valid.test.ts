@@ -36,7 +36,6 @@ describe('the retail fixture', () => {
       baselineDays: 28,
       useSpecialDates: true,
       mode: 'both',
-      minVolume: 10,
       threshold: 4,
       maxMissingPct: 50,
       adaptAfterDays: 7,
@@ -153,7 +152,8 @@ describe('lenient input', () => {
     expect(definition.source).not.toHaveProperty('countColumn');
     expect(definition.categories[0]).toEqual({ name: 'country', label: 'Country' });
     expect(definition.analysis.detectors[7].params).toEqual(withDefaults('peer'));
-    expect(definition.analysis.detectors[0].params.minVolume).toBe(10);
+    // minVolume has no default of its own (its kind decides it at detection): unset stays unset.
+    expect(definition.analysis.detectors[0].params).not.toHaveProperty('minVolume');
   });
 
   it('allows an API trigger without cron', () => {

@@ -33,12 +33,13 @@ describe('the detector params table', () => {
     expect(params).toMatchObject({
       useSpecialDates: true,
       mode: 'both',
-      minVolume: 10,
       maxMissingPct: 50,
       adaptAfterDays: 7,
     });
     expect(params).not.toHaveProperty('minValue');
     expect(params).not.toHaveProperty('maxValue');
+    // Unset: 10 events for counts, a share of the view's total for an amount (lib/detection/materiality.ts).
+    expect(params).not.toHaveProperty('minVolume');
     expect(Object.keys(DETECTOR_PARAM_SPECS[type])).toEqual(
       expect.arrayContaining([
         'useSpecialDates',

@@ -251,9 +251,10 @@ describe('params', () => {
       percentualChange: 30,
       mode: 'both',
       useSpecialDates: true,
-      minVolume: 10,
       threshold: 4,
     });
+    // minVolume is unset: 10 events, or for an amount a share of the view's total (materiality.ts).
+    expect(resolveParams('dod').minVolume).toBeUndefined();
     expect(resolveParams('gap')).toMatchObject({ longerThan: 0 });
     expect(resolveParams('spike')).toMatchObject({ threshold: 4, window: 28 });
     expect(resolveParams('changepoint')).toMatchObject({ minSegment: 14 });

@@ -67,6 +67,7 @@ describe('segment sums', () => {
             daySigma: 0,
             dayMean: 0,
             unit: 1,
+            material: 0,
             present: undefined,
             special,
             start,

@@ -1,0 +1,43 @@
+/**
+ * What a series' numbers are, and so how they are judged (docs/detectors.md, "Units"): counts of
+ * events have a Poisson noise and a natural materiality (a few events a day are nothing); an amount
+ * in an unknown unit (revenue in € or k€, an average, a log, a rate) has neither, so its noise comes
+ * from its own residuals only and its materiality is relative, never a number in its own unit.
+ */
+
+/**
+ * - `events`: counts (the count measure), or amounts judged in their events (the value measure when the
+ *   view's count varies: `valuePerEvent` is Σ value / Σ count): Poisson floors and minVolume in events.
+ * - `amount`: the value measure of a view whose count is constant: no Poisson floor; materiality a
+ *   share of the view's total (or minVolume, when set, in the value's own unit).
+ */
+export type MeasureKind = 'events' | 'amount';
+
+/** Materiality of counts when minVolume is not set: this many events a day. */
+export const DEFAULT_MIN_EVENTS = 10;
+
+/**
+ * Materiality of an amount when minVolume is not set: a day whose expected value lies below this share
+ * of the view total's mean daily value (over the series' analysed days) is not judged. A thousandth:
+ * a store among a few hundred is judged, a product line that sells a thousandth of the business is
+ * not; the same whatever the unit (×1,000 or ÷1,000 moves the total and the level alike).
+ */
+export const AMOUNT_MATERIAL_SHARE = 0.001;
+
+/**
+ * The least expected value per day (in the series' units) at which a day is judged and an anomaly
+ * reported. `minVolume` as set on the detector (undefined: the default of the kind); `perEvent` the
+ * value per event of `events`; `totalLevel` the view total's mean daily value, read only for amounts
+ * without minVolume.
+ */
+export function materialLevel(
+  kind: MeasureKind,
+  minVolume: number | undefined,
+  perEvent: number,
+  totalLevel: () => number,
+): number {
+  if (kind === 'events') return (minVolume ?? DEFAULT_MIN_EVENTS) * perEvent;
+  if (minVolume !== undefined) return minVolume;
+  const level = totalLevel();
+  return level > 0 && Number.isFinite(level) ? AMOUNT_MATERIAL_SHARE * level : 0;
+}
