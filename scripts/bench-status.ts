@@ -23,7 +23,7 @@ import { createDataset, DATA_TABLES, ident, schemaNameFor } from '../lib/dataset
 import { connectDatabase } from '../lib/db/connect';
 import type { Database } from '../lib/db/database';
 import { dataViews } from '../lib/db/tables/dataviews';
-import { getDataViewStatus } from '../lib/dataviews/status';
+import { getDataViewStatus } from '../lib/jobs/view-status';
 import { systemCaller } from '../lib/identity/caller';
 import type { JobRow } from '../lib/jobs/repository';
 import { runLoad } from '../lib/pipeline/load';

@@ -18,7 +18,8 @@ import {
   listDataViewsLite,
   updateDataView,
 } from '../../lib/dataviews/service';
-import { getDataViewCategories, getDataViewStatus } from '../../lib/dataviews/status';
+import { getDataViewCategories } from '../../lib/dataviews/categories';
+import { getDataViewStatus } from '../../lib/jobs/view-status';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { created, HttpResult, noContent, type Route } from '../../lib/http/router';

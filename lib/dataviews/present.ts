@@ -1,8 +1,7 @@
 /** How a data view row is shown: its state, the summary, the lite entry and the full document. */
 import type { DataViewState } from './definition/index';
-import type { JobRow } from './repository';
 import type { DataViewRecord } from './views';
-import type { DataViewDocument, DataViewLite, DataViewSummary, JobInfo } from './types';
+import type { DataViewDocument, DataViewLite, DataViewSummary } from './types';
 
 /** prepared (not deployed), disabled (deployed, not enabled) or enabled. */
 export function stateOf(row: Pick<DataViewRecord, 'deployed' | 'enabled'>): DataViewState {
@@ -46,18 +45,5 @@ export function toDocument(row: DataViewRecord): DataViewDocument {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     ...row.definition,
-  };
-}
-
-export function toJobInfo(job: JobRow): JobInfo {
-  return {
-    id: job.id,
-    kind: job.kind,
-    status: job.status,
-    trigger: job.trigger,
-    error: job.error,
-    createdAt: job.createdAt.toISOString(),
-    startedAt: iso(job.startedAt),
-    finishedAt: iso(job.finishedAt),
   };
 }

@@ -2,7 +2,7 @@
  * Rows of data_views (and the connector and job rows the data view use cases read): the only SQL
  * of the module, and the only code of the service that reads the data_views table. Rows leave as DataView.
  */
-import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { dataViews } from '../db/tables/dataviews';
 import { connectors, jobs } from '../db/tables/index';
@@ -146,31 +146,4 @@ export async function connectorExists(db: Database, name: string): Promise<boole
 export async function deleteJobs(db: Database, dataViewId: number): Promise<number> {
   const rows = await db.orm.delete(jobs).where(eq(jobs.dataViewId, dataViewId)).returning({ id: jobs.id });
   return rows.length;
-}
-
-/** The most recently created job of the view, if any. */
-export async function lastJob(db: Database, dataViewId: number): Promise<JobRow | undefined> {
-  const rows = (await db.orm
-    .select()
-    .from(jobs)
-    .where(eq(jobs.dataViewId, dataViewId))
-    .orderBy(desc(jobs.createdAt), desc(jobs.id))
-    .limit(1)) as JobRow[];
-  return rows[0];
-}
-
-/** How many jobs of the view wait or run. */
-export async function activeJobCounts(
-  db: Database,
-  dataViewId: number,
-): Promise<{ pending: number; running: number }> {
-  const rows = await db.orm
-    .select({ status: jobs.status, n: count() })
-    .from(jobs)
-    .where(and(eq(jobs.dataViewId, dataViewId), inArray(jobs.status, ['pending', 'running'])))
-    .groupBy(jobs.status);
-  const out = { pending: 0, running: 0 };
-  for (const r of rows as Array<{ status: string; n: number }>)
-    out[r.status as 'pending' | 'running'] = Number(r.n);
-  return out;
 }

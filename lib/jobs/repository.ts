@@ -310,3 +310,19 @@ export async function markShardDone(
     RETURNING jsonb_array_length(detail->'shardsDone') AS done`);
   return rows[0] === undefined ? undefined : Number(rows[0].done);
 }
+
+/** How many jobs of the view wait or run. */
+export async function activeJobCounts(
+  db: Database,
+  dataViewId: number,
+): Promise<{ pending: number; running: number }> {
+  const rows = await db.orm
+    .select({ status: jobs.status, n: count() })
+    .from(jobs)
+    .where(and(eq(jobs.dataViewId, dataViewId), inArray(jobs.status, ['pending', 'running'])))
+    .groupBy(jobs.status);
+  const out = { pending: 0, running: 0 };
+  for (const r of rows as Array<{ status: string; n: number }>)
+    out[r.status as 'pending' | 'running'] = Number(r.n);
+  return out;
+}

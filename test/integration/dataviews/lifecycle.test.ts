@@ -10,7 +10,7 @@ import {
   undeployDataView,
 } from '../../../lib/dataviews/lifecycle';
 import { createDataView, deleteDataView, getDataView, updateDataView } from '../../../lib/dataviews/service';
-import { getDataViewStatus } from '../../../lib/dataviews/status';
+import { getDataViewStatus } from '../../../lib/jobs/view-status';
 import type { DataViewDeps } from '../../../lib/dataviews/types';
 import { type Caller, systemCaller } from '../../../lib/identity/caller';
 import { fixedClock } from '../../../lib/shared/clock';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../../lib/db/connect';
 import { deployDataView, disableDataView, enableDataView } from '../../../lib/dataviews/lifecycle';
 import { createDataView, getDataView, updateDataView } from '../../../lib/dataviews/service';
-import { getDataViewStatus } from '../../../lib/dataviews/status';
+import { getDataViewStatus } from '../../../lib/jobs/view-status';
 import type { DataViewDeps } from '../../../lib/dataviews/types';
 import { systemCaller } from '../../../lib/identity/caller';
 import { getJob, getMonitoring } from '../../../lib/jobs/queries';

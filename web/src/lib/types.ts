@@ -224,4 +224,4 @@ export interface License {
 }
 
 // Answers declared by the API's own types: imported as types (erased at build), never copied here.
-export type { DataViewStatus, JobInfo, LoadSchedule } from '../../../lib/dataviews/types';
+export type { DataViewStatus, JobInfo, LoadSchedule } from '../../../lib/jobs/types';

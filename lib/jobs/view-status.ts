@@ -1,16 +1,17 @@
-/** What a data view holds: its processing status (data users) and its categories with their values (admins). */
-import { datasetTables } from '../dataset/ddl';
+/** Where a data view stands (GET /dataviews/{id}/status): its state, dataset, load schedule and newest jobs. */
 import { catalogTables, estimatesOf, summarizeDataset } from '../dataset/summary';
-import { type Caller, requireAdmin } from '../identity/caller';
-import { type LatestJobRow, latestJobs, newerFinished } from '../jobs/latest';
-import { jobFigures } from '../jobs/progress';
+import type { Caller } from '../identity/caller';
+import type { Config } from '../config/config';
+import type { Database } from '../db/database';
+import { stateOf } from '../dataviews/present';
+import { readView } from '../dataviews/scope';
+import type { DataViewRecord } from '../dataviews/views';
 import { nextRuns } from '../schedule/cron';
-import { categoryValues } from './dataset-reads';
-import { stateOf } from './present';
+import type { Clock } from '../shared/clock';
+import { type LatestJobRow, latestJobs, newerFinished } from './latest';
+import { jobFigures } from './progress';
 import { activeJobCounts } from './repository';
-import { readView } from './scope';
-import type { DataViewRecord } from './views';
-import type { CategoryInfo, DataViewDeps, DataViewStatus, JobInfo, LoadSchedule } from './types';
+import type { DataViewStatus, JobInfo, LoadSchedule } from './types';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -50,9 +51,6 @@ export function loadSchedule(row: DataViewRecord, now: Date, timeZone: string): 
   return { trigger, cron, timeZone, nextLoadAt };
 }
 
-/** Enough for a value dropdown; a category with more values says so with valuesTruncated. */
-export const MAX_CATEGORY_VALUES = 1000;
-
 /**
  * GET /{id}/status: state, the tables present with their estimated row counts, the loaded range and
  * counts, and the newest job of each kind (load, custom load, process) with its progress.
@@ -60,7 +58,7 @@ export const MAX_CATEGORY_VALUES = 1000;
  * counts) and the catalog (information_schema, pg_class); it answers at once during a load or a detection (lib/dataset/summary.ts).
  */
 export async function getDataViewStatus(
-  deps: Pick<DataViewDeps, 'db' | 'clock'> & { config: Pick<DataViewDeps['config'], 'timeZone'> },
+  deps: { db: Database; clock: Clock; config: Pick<Config, 'timeZone'> },
   caller: Caller,
   id: number,
 ): Promise<DataViewStatus> {
@@ -103,30 +101,4 @@ export async function getDataViewStatus(
       process: jobInfo(l?.newest.Process),
     },
   };
-}
-
-/** GET /{id}/categories (admins): name, label, parent and, once deployed, the values seen in cat_map. */
-export async function getDataViewCategories(
-  deps: Pick<DataViewDeps, 'db'>,
-  caller: Caller,
-  id: number,
-): Promise<CategoryInfo[]> {
-  requireAdmin(caller);
-  const { db } = deps;
-  const row = await readView(caller, db, id);
-  const def = row.definition;
-  const schema = row.schema;
-  const readable = row.deployed && (await datasetTables(db, schema)).includes('cat_map');
-  const out: CategoryInfo[] = [];
-  for (const c of def.categories) {
-    const found = readable ? await categoryValues(db, schema, c.name, MAX_CATEGORY_VALUES) : undefined;
-    out.push({
-      name: c.name,
-      label: c.label,
-      parent: c.parent ?? null,
-      values: found?.values ?? [],
-      valuesTruncated: found?.truncated ?? false,
-    });
-  }
-  return out;
 }
