@@ -18,6 +18,8 @@ import type { WorkerHandler } from '../queue/local';
 import type { WorkerName } from '../queue/port';
 import { type Logger, logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
+import { seriesSource } from '../dataset/series-store';
+import { buildIncidents } from '../incidents/step';
 import { type AfterCycleHook, runAfterCycle } from './after-cycle';
 import type { Container } from './container';
 
@@ -34,6 +36,18 @@ export function afterCycleHooks(c: Container): AfterCycleHook[] {
     log,
   });
   return [
+    // First: alerts and summaries speak of incidents.
+    {
+      name: 'incidents',
+      run: async ({ view, job, log }) => {
+        const r = await buildIncidents(
+          { db: c.db, log },
+          { id: view.id, source: seriesSource(view), categories: view.definition.categories },
+          job.id,
+        );
+        return { incidents: r.incidents, created: r.created, explained: r.explained, ms: Math.round(r.ms) };
+      },
+    },
     { name: 'summaries', run: ({ view, log }) => regenerateSummariesForView(deps(log), view) },
     {
       name: 'alerts',

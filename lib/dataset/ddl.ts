@@ -6,7 +6,9 @@
  *                  level, parent series and series_key (the values as a JSON array, null = all)
  *   data           one row per series and day from the series' first day to the view's last day, gaps filled
  *   all_series     per series: first and last day with data, days with data, totals, shares
- *   all_anomalies  detector output with significance; `measure` says which measure (value | count) it is on
+ *   all_anomalies  detector output with significance; `measure` says which measure (value | count) it is on,
+ *                  `incident_id` the incident it belongs to
+ *   incidents      the records of one event grouped, with the event's root cause (lib/incidents)
  *   baseline_peer, baseline_mix, baseline_cardinality   baselines of those detectors
  * Days are integers YYYYMMDD as the source query returns them. Category columns are prefixed so that
  * no category can collide with the fixed columns. Integer codes make the series build about 2-3x faster
@@ -26,12 +28,21 @@ export const DATASET_TABLES = [
   'data',
   'all_series',
   'all_anomalies',
+  'incidents',
   'baseline_peer',
   'baseline_mix',
   'baseline_cardinality',
 ] as const;
 /** Tables emptied by Clean deployment (baselines are kept, they are rebuilt ad hoc). */
-export const DATA_TABLES = ['int', 'dict', 'data', 'cat_map', 'all_series', 'all_anomalies'] as const;
+export const DATA_TABLES = [
+  'int',
+  'dict',
+  'data',
+  'cat_map',
+  'all_series',
+  'all_anomalies',
+  'incidents',
+] as const;
 
 export function schemaNameFor(dataViewId: number): string {
   return `dv_${dataViewId}`;
@@ -89,6 +100,15 @@ export function intArrayLiteral(xs: ArrayLike<number>): string {
   return `{${Array.prototype.join.call(xs, ',')}}`;
 }
 
+/** The incidents of a view (`s` is the quoted schema); ids come from incidents_id_seq and are never reused. */
+export const INCIDENTS_DDL = (s: string) =>
+  `CREATE TABLE IF NOT EXISTS ${s}.incidents (id integer PRIMARY KEY, result text NOT NULL, measures text[] NOT NULL,
+    types text[] NOT NULL, start_date date NOT NULL, end_date date NOT NULL, size integer NOT NULL,
+    series_id integer NOT NULL, broad jsonb NOT NULL, root_causes jsonb NOT NULL,
+    head_series_id integer NOT NULL, head_measure text NOT NULL, head_type text NOT NULL, head_start date NOT NULL,
+    member_keys text[] NOT NULL, first_seen_at timestamptz NOT NULL DEFAULT now(), first_seen_job integer,
+    updated_at timestamptz NOT NULL DEFAULT now())`;
+
 /** Tables a load builds before it swaps them in (lib/pipeline/build-series.ts): not part of the dataset. */
 export const BUILD_TABLE_PREFIX = 'build_';
 
@@ -110,7 +130,10 @@ export async function createDataset(db: Database, schema: string, shape: Dataset
     `CREATE TABLE ${s}.cat_map (${catMapColumnsDdl(shape, 'cat_map')})`,
     `CREATE TABLE ${s}.data (${DATA_COLUMNS_DDL}, CONSTRAINT data_pkey PRIMARY KEY (series_id, day))`,
     `CREATE TABLE ${s}.all_series (${allSeriesColumnsDdl('all_series')})`,
-    `CREATE TABLE ${s}.all_anomalies (id serial PRIMARY KEY, series_id integer NOT NULL, measure text NOT NULL DEFAULT 'value', type text NOT NULL, detector_index smallint NOT NULL DEFAULT 0, start_date date NOT NULL, end_date date NOT NULL, duration integer NOT NULL, actual_value double precision, predicted_value double precision, change double precision, change_pct double precision, change_cum double precision, share_pct double precision, recurrence integer NOT NULL DEFAULT 0, result text NOT NULL CHECK (result IN ('Positive', 'Negative')), sin double precision, sim double precision, created_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE TABLE ${s}.all_anomalies (id serial PRIMARY KEY, series_id integer NOT NULL, measure text NOT NULL DEFAULT 'value', type text NOT NULL, detector_index smallint NOT NULL DEFAULT 0, start_date date NOT NULL, end_date date NOT NULL, duration integer NOT NULL, actual_value double precision, predicted_value double precision, change double precision, change_pct double precision, change_cum double precision, share_pct double precision, recurrence integer NOT NULL DEFAULT 0, result text NOT NULL CHECK (result IN ('Positive', 'Negative')), sin double precision, sim double precision, created_at timestamptz NOT NULL DEFAULT now(), incident_id integer)`,
+    INCIDENTS_DDL(s),
+    `CREATE SEQUENCE ${s}.incidents_id_seq`,
+    `CREATE INDEX all_anomalies_incident ON ${s}.all_anomalies (incident_id)`,
     `CREATE INDEX all_anomalies_start ON ${s}.all_anomalies (start_date)`,
     `CREATE INDEX all_anomalies_series ON ${s}.all_anomalies (series_id)`,
     ...baselineTablesDdl(s),
@@ -154,9 +177,10 @@ export async function cleanDataset(db: Database, schema: string): Promise<void> 
   const s = ident(schema);
   await db.rows(sql.raw(`DROP TABLE IF EXISTS ${s}.int_stage`));
   await dropBuildTables(db, schema);
-  await db.rows(
-    sql.raw(`TRUNCATE ${DATA_TABLES.map((t) => `${s}.${ident(t)}`).join(', ')} RESTART IDENTITY`),
-  );
+  // A view deployed before a table existed (incidents) may not have it yet.
+  const present = new Set(await datasetTables(db, schema));
+  const tables = DATA_TABLES.filter((t) => present.has(t));
+  await db.rows(sql.raw(`TRUNCATE ${tables.map((t) => `${s}.${ident(t)}`).join(', ')} RESTART IDENTITY`));
 }
 
 /** Drops the build tables a load left in `schema` (all of them, or those of one build `tag`). */

@@ -1,0 +1,210 @@
+/**
+ * Grouping the anomaly records of one view into incidents (docs/incidents.md, "Grouping"): two records
+ * are one event when they have the same result, their windows overlap or touch (a day either side), and
+ *   - they are on the same series (any detector, any measure: more revenue and more bookings), or
+ *   - one series is an ancestor of the other in the category lattice, both are on the same measure, and
+ *     the more specific one's change explains a material part of the broader one's over the overlap.
+ * The links are transitive: a leaf, its hotel, its district and the grand total are one incident.
+ */
+import { isAncestor, levelOf } from './lattice';
+
+export interface MemberRecord {
+  id: number;
+  seriesId: number;
+  codes: Int32Array;
+  measure: string;
+  type: string;
+  result: 'Positive' | 'Negative';
+  /** Epoch days, inclusive. */
+  startDay: number;
+  endDay: number;
+  /** Per day over the judged days (as stored). */
+  actualValue: number | null;
+  predictedValue: number | null;
+  /** Total change over the window. */
+  changeCum: number | null;
+  sin: number | null;
+}
+
+export interface GroupingOptions {
+  /** Days two windows may be apart and still be one event. */
+  slackDays: number;
+  /** Least share of the broader series' daily change that the specific one's daily change must be. */
+  minExplained: number;
+}
+
+export const GROUPING_DEFAULTS: GroupingOptions = { slackDays: 1, minExplained: 0.25 };
+
+class UnionFind {
+  private readonly parent: Int32Array;
+  constructor(n: number) {
+    this.parent = Int32Array.from({ length: n }, (_, i) => i);
+  }
+  find(i: number): number {
+    let r = i;
+    while (this.parent[r] !== r) r = this.parent[r];
+    while (this.parent[i] !== r) {
+      const next = this.parent[i];
+      this.parent[i] = r;
+      i = next;
+    }
+    return r;
+  }
+  union(a: number, b: number): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+}
+
+/** Types whose actual and predicted values are not in the measure's units (Cardinality counts children). */
+const NOT_IN_UNITS = new Set(['Cardinality']);
+
+/** True when the record's values are amounts of its measure (they can be compared across series). */
+export function inUnits(r: Pick<MemberRecord, 'type'>): boolean {
+  return !NOT_IN_UNITS.has(r.type);
+}
+
+/** actual ÷ predicted − 1 (0 when nothing was predicted). */
+const relativeChange = (r: MemberRecord) =>
+  r.predictedValue && r.actualValue !== null ? r.actualValue / Math.abs(r.predictedValue) - 1 : 0;
+
+const daily = (r: MemberRecord) => (r.changeCum ?? 0) / Math.max(1, r.endDay - r.startDay + 1);
+
+/** True when the specific record's daily change is at least `min` of the broad one's, in the same direction. */
+function explains(specific: MemberRecord, broad: MemberRecord, min: number): boolean {
+  const b = daily(broad);
+  const s = daily(specific);
+  if (b === 0) return false;
+  return s / b >= min;
+}
+
+/** Detectors that judge a series against its siblings or its parent: a sibling's event moves them too. */
+const RELATIVE = new Set(['Peer', 'Mix']);
+
+/** True when the record's expectation is the series' own history (not corrected by other series). */
+export function ownBaseline(r: Pick<MemberRecord, 'type'>): boolean {
+  return inUnits(r) && !RELATIVE.has(r.type);
+}
+
+/** True when the two series differ in exactly one category, fixed in both (children of one parent). */
+export function siblings(a: Int32Array, b: Int32Array): boolean {
+  let diff = 0;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) continue;
+    if (a[k] === 0 || b[k] === 0) return false;
+    diff++;
+  }
+  return diff === 1;
+}
+
+/**
+ * An echo: a Peer or Mix record that sees a series move against its siblings when a sibling had the
+ * event (one channel spiking makes the others look low next to it), in the opposite direction and smaller.
+ */
+function echoes(relative: MemberRecord, event: MemberRecord): boolean {
+  return (
+    RELATIVE.has(relative.type) &&
+    !RELATIVE.has(event.type) &&
+    inUnits(event) &&
+    relative.result !== event.result &&
+    relative.measure === event.measure &&
+    siblings(relative.codes, event.codes) &&
+    Math.abs(relativeChange(event)) >= Math.abs(relativeChange(relative))
+  );
+}
+
+/**
+ * A Cardinality record (children with a value, counted) and a child that went missing or appeared: a
+ * direct child whose record is a gap or a change of at least 80 %, in the same direction.
+ */
+function counts(cardinality: MemberRecord, child: MemberRecord): boolean {
+  return (
+    cardinality.type === 'Cardinality' &&
+    inUnits(child) &&
+    levelOf(child.codes) === levelOf(cardinality.codes) + 1 &&
+    isAncestor(cardinality.codes, child.codes) &&
+    (child.type === 'Gap' || Math.abs(relativeChange(child)) >= 0.8)
+  );
+}
+
+function linked(a: MemberRecord, b: MemberRecord, opts: GroupingOptions): boolean {
+  if (echoes(a, b) || echoes(b, a)) return true;
+  if (a.result !== b.result) return false;
+  if (a.seriesId === b.seriesId) return true;
+  if (counts(a, b) || counts(b, a)) return true;
+  if (a.measure !== b.measure || !inUnits(a) || !inUnits(b)) return false;
+  if (isAncestor(a.codes, b.codes)) return explains(b, a, opts.minExplained);
+  if (isAncestor(b.codes, a.codes)) return explains(a, b, opts.minExplained);
+  return false;
+}
+
+/** The records split into incidents: lists of indices into `records`, each in input order. */
+export function groupRecords(
+  records: readonly MemberRecord[],
+  opts: GroupingOptions = GROUPING_DEFAULTS,
+): number[][] {
+  const order = records.map((_, i) => i).sort((i, j) => records[i].startDay - records[j].startDay || i - j);
+  const uf = new UnionFind(records.length);
+  for (let x = 0; x < order.length; x++) {
+    const a = records[order[x]];
+    for (let y = x + 1; y < order.length; y++) {
+      const b = records[order[y]];
+      if (b.startDay > a.endDay + opts.slackDays) break;
+      if (linked(a, b, opts)) uf.union(order[x], order[y]);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  records.forEach((_, i) => {
+    const root = uf.find(i);
+    const g = groups.get(root);
+    if (g) g.push(i);
+    else groups.set(root, [i]);
+  });
+  return [...groups.values()];
+}
+
+/**
+ * The broadest series of an incident's records: the fewest fixed categories, then the one that
+ * contains most members, then the largest change; its strongest record (highest SIN) heads the incident.
+ */
+export function headOf(records: readonly MemberRecord[], members: readonly number[]): number {
+  let best = members[0];
+  const contained = (i: number) =>
+    members.reduce(
+      (n, j) =>
+        n +
+        (records[j].seriesId === records[i].seriesId || isAncestor(records[i].codes, records[j].codes)
+          ? 1
+          : 0),
+      0,
+    );
+  const score = (i: number) => [
+    -levelOf(records[i].codes),
+    contained(i),
+    Math.abs(records[i].changeCum ?? 0),
+    records[i].sin ?? -1,
+  ];
+  let bestScore = score(best);
+  for (const i of members.slice(1)) {
+    const s = score(i);
+    for (let k = 0; k < s.length; k++) {
+      if (s[k] === bestScore[k]) continue;
+      if (s[k] > bestScore[k]) {
+        best = i;
+        bestScore = s;
+      }
+      break;
+    }
+  }
+  // The strongest record of that series, one in the measure's units when there is one.
+  const series = records[best].seriesId;
+  const rank = (i: number) => [inUnits(records[i]) ? 1 : 0, records[i].sin ?? -1];
+  for (const i of members) {
+    if (records[i].seriesId !== series) continue;
+    const [u, s] = rank(i);
+    const [bu, bs] = rank(best);
+    if (u > bu || (u === bu && s > bs)) best = i;
+  }
+  return best;
+}

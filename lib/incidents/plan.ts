@@ -1,0 +1,155 @@
+/**
+ * From records to incidents (docs/incidents.md): the records grouped into events, each event's head
+ * (the strongest record of its broadest series) and what explaining it needs, then the explanation
+ * from the leaves under the broad series. Pure: the caller reads the leaves.
+ */
+import {
+  type GroupingOptions,
+  GROUPING_DEFAULTS,
+  groupRecords,
+  headOf,
+  ownBaseline,
+  type MemberRecord,
+} from './grouping';
+import { isLeaf, type Lattice } from './lattice';
+import { historyDays, type LeafDays, leafChanges } from './leaf-window';
+import { type Explanation, explainChange, ROOT_CAUSE_DEFAULTS, type RootCauseOptions } from './root-cause';
+
+export interface IncidentPlan {
+  /** Indices into the records, the head first. */
+  members: number[];
+  head: number;
+  /** Union of the members' windows (epoch days). */
+  startDay: number;
+  endDay: number;
+  /** Every type and measure among the members; the head's first. */
+  types: string[];
+  measures: string[];
+  /** The leaves to read to explain it (null when the broad series is a leaf: it is its own cause). */
+  needs: {
+    codes: Int32Array;
+    measure: string;
+    fromDay: number;
+    toDay: number;
+    window: [number, number];
+  } | null;
+}
+
+export interface IncidentOptions {
+  grouping: GroupingOptions;
+  rootCause: RootCauseOptions;
+  /** Weeks of baseline before a window. */
+  weeks: number;
+}
+
+export const INCIDENT_DEFAULTS: IncidentOptions = {
+  grouping: GROUPING_DEFAULTS,
+  rootCause: ROOT_CAUSE_DEFAULTS,
+  weeks: 4,
+};
+
+function firstOf<T>(head: T, all: T[]): T[] {
+  return [head, ...[...new Set(all)].filter((x) => x !== head).sort()];
+}
+
+/** The incidents of the records and, for each, what its explanation needs. */
+export function planIncidents(
+  records: readonly MemberRecord[],
+  opts: IncidentOptions = INCIDENT_DEFAULTS,
+): IncidentPlan[] {
+  return groupRecords(records, opts.grouping).map((group) => {
+    const head = headOf(records, group);
+    const h = records[head];
+    const members = [head, ...group.filter((i) => i !== head)];
+    let startDay = h.startDay;
+    let endDay = h.endDay;
+    for (const i of members) {
+      startDay = Math.min(startDay, records[i].startDay);
+      endDay = Math.max(endDay, records[i].endDay);
+    }
+    return {
+      members,
+      head,
+      startDay,
+      endDay,
+      types: firstOf(
+        h.type,
+        members.map((i) => records[i].type),
+      ),
+      measures: firstOf(
+        h.measure,
+        members.map((i) => records[i].measure),
+      ),
+      needs: isLeaf(h.codes)
+        ? null
+        : {
+            codes: h.codes,
+            measure: h.measure,
+            fromDay: h.startDay - historyDays(opts.weeks),
+            toDay: h.endDay,
+            window: [h.startDay, h.endDay],
+          },
+    };
+  });
+}
+
+/**
+ * The head's expected total over its window (per-day mean × days), when its detector's expectation is
+ * the series' own history. Peer and Mix correct theirs by other series (a hotel "should" have risen with
+ * its peers), which would make every leaf look moved; their windows keep the leaves' own baseline.
+ */
+function expectedTotal(r: MemberRecord): number | undefined {
+  if (!ownBaseline(r)) return undefined;
+  if (r.predictedValue === null || !Number.isFinite(r.predictedValue)) return undefined;
+  return r.predictedValue * (r.endDay - r.startDay + 1);
+}
+
+/**
+ * The explanation of a planned incident from the leaves under its broad series (values from
+ * `needs.fromDay` on). Without needs (a leaf), the leaf itself is the cause.
+ */
+export function explainPlan(
+  lattice: Lattice,
+  records: readonly MemberRecord[],
+  plan: IncidentPlan,
+  leaves: readonly LeafDays[],
+  opts: IncidentOptions = INCIDENT_DEFAULTS,
+): Explanation {
+  const h = records[plan.head];
+  const direction = h.result === 'Positive' ? 1 : -1;
+  if (plan.needs === null || leaves.length === 0) {
+    const days = h.endDay - h.startDay + 1;
+    const actual = (h.actualValue ?? 0) * days;
+    const expected = (h.predictedValue ?? 0) * days;
+    const change = actual - expected;
+    const changePct = Math.abs(expected) > 1e-9 ? (change / Math.abs(expected)) * 100 : null;
+    return {
+      actual,
+      expected,
+      change,
+      changePct,
+      causes: [
+        {
+          codes: h.codes,
+          actual,
+          expected,
+          change,
+          changePct,
+          explainsPct: 100,
+          z: 0,
+          broad: plan.needs !== null,
+        },
+      ],
+      cuboid: null,
+      broad: plan.needs !== null,
+    };
+  }
+  const changes = leafChanges(leaves, {
+    from: plan.needs.fromDay,
+    start: h.startDay,
+    end: h.endDay,
+    weeks: opts.weeks,
+    expectedTotal: expectedTotal(h),
+  });
+  return explainChange(lattice, h.codes, changes, { ...opts.rootCause, direction });
+}

@@ -1,0 +1,228 @@
+/**
+ * The incidents of a deployed view, in its schema (`dv_<id>.incidents`), and each anomaly record's
+ * `incident_id` in all_anomalies. This module owns the incidents table; the records' column is written
+ * here only, after each detection cycle (lib/incidents/step.ts).
+ */
+import { sql } from 'drizzle-orm';
+import { fromEpochDay } from '../calendar/days';
+import { codeColumn, ident, INCIDENTS_DDL } from '../dataset/ddl';
+import type { Database } from '../db/database';
+import type { MemberRecord } from './grouping';
+import type { Categories, IncidentBroad, IncidentCause } from './types';
+
+/** Sequence of incident ids of a view: ids are never reused, so a link to an incident stays its own. */
+const SEQUENCE_DDL = (s: string) => `CREATE SEQUENCE IF NOT EXISTS ${s}.incidents_id_seq`;
+
+/** The tables and column incidents need, created on first use (views deployed before incidents existed). */
+export async function ensureIncidentTables(db: Database, schema: string): Promise<void> {
+  const s = ident(schema);
+  const [{ t, c }] = await db.rows<{ t: number; c: number }>(sql`SELECT
+      (SELECT count(*)::int FROM information_schema.tables WHERE table_schema = ${schema} AND table_name = 'incidents') AS t,
+      (SELECT count(*)::int FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'all_anomalies' AND column_name = 'incident_id') AS c`);
+  if (Number(t) === 0) {
+    await db.rows(sql.raw(INCIDENTS_DDL(s)));
+    await db.rows(sql.raw(SEQUENCE_DDL(s)));
+  }
+  if (Number(c) === 0)
+    await db.rows(sql.raw(`ALTER TABLE ${s}.all_anomalies ADD COLUMN IF NOT EXISTS incident_id integer`));
+}
+
+/** Every series of the view: its codes and category values (null = all). */
+export interface SeriesCatalog {
+  ids: Int32Array;
+  codes: Int32Array[];
+  values: Array<Array<string | null>>;
+  byId: Map<number, number>;
+  byCodes: Map<string, number>;
+}
+
+export async function readCatalog(
+  db: Database,
+  schema: string,
+  categories: readonly string[],
+): Promise<SeriesCatalog> {
+  const s = ident(schema);
+  const cols = categories.flatMap((c) => [
+    `${codeColumn(c)} AS k${categories.indexOf(c)}`,
+    `${ident(`c_${c.toLowerCase()}`)} AS v${categories.indexOf(c)}`,
+  ]);
+  const rows = await db.rows<Record<string, unknown>>(
+    sql.raw(
+      `SELECT series_id${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${s}.cat_map ORDER BY series_id`,
+    ),
+  );
+  const ids = new Int32Array(rows.length);
+  const codes: Int32Array[] = [];
+  const values: Array<Array<string | null>> = [];
+  const byId = new Map<number, number>();
+  const byCodes = new Map<string, number>();
+  rows.forEach((r, i) => {
+    ids[i] = Number(r.series_id);
+    const c = Int32Array.from(categories.map((_, k) => Number(r[`k${k}`] ?? 0)));
+    codes.push(c);
+    values.push(categories.map((_, k) => (r[`v${k}`] as string | null) ?? null));
+    byId.set(ids[i], i);
+    byCodes.set(c.join(','), ids[i]);
+  });
+  return { ids, codes, values, byId, byCodes };
+}
+
+/** The categories of a series of the catalog by name. */
+export function categoriesOf(catalog: SeriesCatalog, categories: readonly string[], row: number): Categories {
+  return Object.fromEntries(categories.map((c, k) => [c, catalog.values[row][k]]));
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const epochDay = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
+
+/** Every anomaly record of the view as grouping reads it (records of series missing from the catalog are skipped). */
+export async function readMemberRecords(
+  db: Database,
+  schema: string,
+  catalog: SeriesCatalog,
+): Promise<MemberRecord[]> {
+  const rows = await db.rows<Record<string, unknown>>(
+    sql.raw(`SELECT id, series_id, measure, type, result, to_char(start_date, 'YYYY-MM-DD') AS s, to_char(end_date, 'YYYY-MM-DD') AS e,
+      actual_value, predicted_value, change_cum, sin FROM ${ident(schema)}.all_anomalies ORDER BY id`),
+  );
+  const out: MemberRecord[] = [];
+  for (const r of rows) {
+    const row = catalog.byId.get(Number(r.series_id));
+    if (row === undefined) continue;
+    out.push({
+      id: Number(r.id),
+      seriesId: Number(r.series_id),
+      codes: catalog.codes[row],
+      measure: String(r.measure ?? 'value'),
+      type: String(r.type),
+      result: r.result as 'Positive' | 'Negative',
+      startDay: epochDay(String(r.s)),
+      endDay: epochDay(String(r.e)),
+      actualValue: num(r.actual_value),
+      predictedValue: num(r.predicted_value),
+      changeCum: num(r.change_cum),
+      sin: num(r.sin),
+    });
+  }
+  return out;
+}
+
+/** A record's stable key (it survives re-detection; ids do not). */
+export function memberKey(r: Pick<MemberRecord, 'seriesId' | 'measure' | 'type' | 'startDay'>): string {
+  return `${r.seriesId}:${r.measure}:${r.type}:${fromEpochDay(r.startDay)}`;
+}
+
+export interface StoredIncident {
+  id: number;
+  memberKeys: string[];
+  headKey: string;
+  broad: IncidentBroad;
+  rootCauses: IncidentCause[];
+  firstSeenAt: string;
+  firstSeenJob: number | null;
+}
+
+export async function readStoredIncidents(db: Database, schema: string): Promise<StoredIncident[]> {
+  const rows = await db.rows<Record<string, unknown>>(
+    sql.raw(`SELECT id, member_keys, head_series_id, head_measure, head_type, to_char(head_start, 'YYYY-MM-DD') AS head_start,
+      broad, root_causes, first_seen_at, first_seen_job FROM ${ident(schema)}.incidents`),
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    memberKeys: (r.member_keys as string[]) ?? [],
+    headKey: `${r.head_series_id}:${r.head_measure}:${r.head_type}:${r.head_start}`,
+    broad: r.broad as IncidentBroad,
+    rootCauses: r.root_causes as IncidentCause[],
+    firstSeenAt: new Date(r.first_seen_at as string).toISOString(),
+    firstSeenJob: num(r.first_seen_job),
+  }));
+}
+
+export interface IncidentRow {
+  id: number | null;
+  result: string;
+  measures: string[];
+  types: string[];
+  startDay: number;
+  endDay: number;
+  size: number;
+  broad: IncidentBroad;
+  rootCauses: IncidentCause[];
+  head: MemberRecord;
+  memberKeys: string[];
+  memberIds: number[];
+  firstSeenAt: string | null;
+  firstSeenJob: number | null;
+}
+
+const jsonText = (v: unknown) => JSON.stringify(v);
+
+/** Rows per statement when writing (short statements on the embedded database). */
+const CHUNK = 500;
+
+/**
+ * Replaces the view's incidents with `rows` and sets every record's incident_id, in one transaction.
+ * Rows without an id get a new one from the view's sequence.
+ */
+export async function writeIncidents(
+  db: Database,
+  schema: string,
+  rows: IncidentRow[],
+  jobId: number | null,
+): Promise<number[]> {
+  const s = ident(schema);
+  return db.tx(async (tx) => {
+    const fresh = rows.filter((r) => r.id === null).length;
+    const ids = fresh
+      ? (
+          await tx.rows<{ id: number }>(
+            sql.raw(`SELECT nextval('${s}.incidents_id_seq')::int AS id FROM generate_series(1, ${fresh})`),
+          )
+        ).map((r) => Number(r.id))
+      : [];
+    let next = 0;
+    const assigned = rows.map((r) => r.id ?? ids[next++]);
+    await tx.rows(sql.raw(`DELETE FROM ${s}.incidents`));
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const part = rows.slice(i, i + CHUNK);
+      const payload = part.map((r, k) => ({
+        id: assigned[i + k],
+        result: r.result,
+        measures: r.measures,
+        types: r.types,
+        start_date: fromEpochDay(r.startDay),
+        end_date: fromEpochDay(r.endDay),
+        size: r.size,
+        series_id: r.broad.seriesId,
+        broad: r.broad,
+        root_causes: r.rootCauses,
+        head_series_id: r.head.seriesId,
+        head_measure: r.head.measure,
+        head_type: r.head.type,
+        head_start: fromEpochDay(r.head.startDay),
+        member_keys: r.memberKeys,
+        first_seen_at: r.firstSeenAt,
+        first_seen_job: r.firstSeenAt === null ? jobId : r.firstSeenJob,
+      }));
+      await tx.rows(sql`INSERT INTO ${sql.raw(`${s}.incidents`)} (id, result, measures, types, start_date, end_date, size, series_id,
+          broad, root_causes, head_series_id, head_measure, head_type, head_start, member_keys, first_seen_at, first_seen_job)
+        SELECT x.id, x.result, x.measures, x.types, x.start_date, x.end_date, x.size, x.series_id, x.broad, x.root_causes,
+          x.head_series_id, x.head_measure, x.head_type, x.head_start, x.member_keys, coalesce(x.first_seen_at, now()), x.first_seen_job
+        FROM jsonb_to_recordset(${jsonText(payload)}::jsonb) AS x(id int, result text, measures text[], types text[], start_date date,
+          end_date date, size int, series_id int, broad jsonb, root_causes jsonb, head_series_id int, head_measure text, head_type text,
+          head_start date, member_keys text[], first_seen_at timestamptz, first_seen_job int)`);
+    }
+    const pairs: Array<[number, number]> = [];
+    rows.forEach((r, i) => {
+      for (const m of r.memberIds) pairs.push([m, assigned[i]]);
+    });
+    await tx.rows(sql.raw(`UPDATE ${s}.all_anomalies SET incident_id = NULL WHERE incident_id IS NOT NULL`));
+    for (let i = 0; i < pairs.length; i += CHUNK * 4) {
+      const part = pairs.slice(i, i + CHUNK * 4);
+      await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} a SET incident_id = x.incident
+        FROM unnest(${`{${part.map((p) => p[0]).join(',')}}`}::int[], ${`{${part.map((p) => p[1]).join(',')}}`}::int[]) AS x(id, incident)
+        WHERE a.id = x.id`);
+    }
+    return assigned;
+  });
+}

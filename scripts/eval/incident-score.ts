@@ -1,0 +1,108 @@
+/**
+ * Scoring incidents against a cube's injections (issue 28, docs/detection-quality.md "Incidents"):
+ * - an incident row is explained by an injection that overlaps its window (±1 day), shares leaves
+ *   with its broad series and moved that series by at least 10 % (the ranking's rule); the row counts
+ *   for the injection that moved its broad series most;
+ * - distinct injected events among the top 20 and top 100 rows by SIN;
+ * - an injection is found when some incident is explained by it; its root cause is exact when the
+ *   incident names exactly the injected combination among its root causes (first: as the first one);
+ * - leaf injections found as root causes: the injected leaf is a root cause of an incident overlapping it.
+ */
+import type { CubeLike, SeriesKey } from './incident-cube';
+
+export interface IncidentRow {
+  broad: SeriesKey;
+  causes: SeriesKey[];
+  /** Epoch-day offsets from the cube's first day, inclusive (the incident's whole extent). */
+  start: number;
+  end: number;
+  sin: number;
+  measure: string;
+  broadCause: boolean;
+  label?: string;
+}
+
+export interface LevelFigure {
+  level: string;
+  injections: number;
+  found: number;
+  exact: number;
+  exactFirst: number;
+}
+
+export interface IncidentFigures {
+  incidents: number;
+  records: number;
+  top20: number;
+  top100: number;
+  returned: number;
+  byLevel: LevelFigure[];
+  leafAsCause: [number, number];
+  unexplainedTop20: string[];
+  inexact: string[];
+}
+
+const same = (a: SeriesKey, b: SeriesKey) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+export function scoreIncidents(cube: CubeLike, rows: IncidentRow[], records: number): IncidentFigures {
+  const ranked = [...rows].sort((a, b) => b.sin - a.sin);
+  const match = ranked.map((r) => {
+    let best = -1;
+    let bestShare = 0;
+    cube.injections.forEach((inj, k) => {
+      if (!(inj.start <= r.end + 1 && r.start - 1 <= inj.end)) return;
+      if (!cube.overlaps(r.broad, inj.key)) return;
+      const share = cube.movedShare(k, r.broad, r.measure === 'count' ? 'count' : 'value');
+      if (share >= 0.1 && share > bestShare) {
+        best = k;
+        bestShare = share;
+      }
+    });
+    return best;
+  });
+  const distinct = (n: number) => new Set(match.slice(0, n).filter((k) => k >= 0)).size;
+  const levels = new Map<string, LevelFigure>();
+  const inexact: string[] = [];
+  cube.injections.forEach((inj, k) => {
+    const level = cube.levelOf(inj.key);
+    const f = levels.get(level) ?? { level, injections: 0, found: 0, exact: 0, exactFirst: 0 };
+    f.injections++;
+    const mine = ranked.filter((_, i) => match[i] === k);
+    if (mine.length > 0) {
+      f.found++;
+      if (mine.some((r) => r.causes.some((c) => same(c, inj.key)))) f.exact++;
+      else if (inexact.length < 40)
+        inexact.push(
+          `${inj.kind} ${cube.keyText(inj.key)} d${inj.start}..${inj.end} ×${inj.factor.toFixed(2)} → ${mine
+            .slice(0, 2)
+            .map(
+              (r) =>
+                `[${cube.keyText(r.broad)}: ${r.causes.map((c) => cube.keyText(c)).join(' + ')}${r.broadCause ? ' (broad)' : ''}]`,
+            )
+            .join(' ')}`,
+        );
+      if (mine.some((r) => r.causes.length > 0 && same(r.causes[0], inj.key))) f.exactFirst++;
+    }
+    levels.set(level, f);
+  });
+  const leafInjections = cube.injections.filter((inj) => cube.levelOf(inj.key) === 'leaf');
+  const leafFound = leafInjections.filter((inj) =>
+    rows.some(
+      (r) => inj.start <= r.end + 1 && r.start - 1 <= inj.end && r.causes.some((c) => same(c, inj.key)),
+    ),
+  ).length;
+  return {
+    incidents: rows.length,
+    records,
+    top20: distinct(20),
+    top100: distinct(100),
+    returned: ranked.length,
+    byLevel: [...levels.values()].sort((a, b) => a.level.localeCompare(b.level)),
+    leafAsCause: [leafFound, leafInjections.length],
+    unexplainedTop20: ranked
+      .slice(0, 20)
+      .map((r, i) => (match[i] < 0 ? `${cube.keyText(r.broad)} d${r.start}..${r.end} ${r.label ?? ''}` : ''))
+      .filter(Boolean),
+    inexact,
+  };
+}
