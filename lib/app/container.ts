@@ -7,6 +7,7 @@ import { resolveRuntimeSecrets } from '../config/runtime-secrets';
 import { connectDatabase } from '../db/connect';
 import type { Database } from '../db/database';
 import type { OpenNamedSource } from '../connectors/source-port';
+import { viewsUsingConnector } from '../dataviews/repository';
 import { TokenService } from '../identity/tokens';
 import { createQueue } from '../queue/index';
 import type { WorkerHandlers } from '../queue/local';
@@ -92,7 +93,13 @@ export async function buildContainer(
   return c;
 }
 
-/** What the connector use cases need from the container. */
+/** What the connector use cases need from the container (and, to refuse deleting one in use, the views using it). */
 export function connectorDeps(c: Container) {
-  return { db: c.db, secrets: c.secrets, clock: c.clock, timeoutMs: c.config.connectorTimeoutMs };
+  return {
+    db: c.db,
+    secrets: c.secrets,
+    clock: c.clock,
+    timeoutMs: c.config.connectorTimeoutMs,
+    viewsUsing: viewsUsingConnector,
+  };
 }

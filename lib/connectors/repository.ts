@@ -38,3 +38,12 @@ export async function updateConnectorRow(
 export async function deleteConnectorRow(db: Database, id: number): Promise<void> {
   await db.orm.delete(connectors).where(eq(connectors.id, id));
 }
+
+/** True when a connector of that name exists, any case. */
+export async function connectorExists(db: Database, name: string): Promise<boolean> {
+  const rows = await db.orm
+    .select({ id: connectors.id })
+    .from(connectors)
+    .where(sql`lower(${connectors.name}) = lower(${name})`);
+  return rows.length > 0;
+}

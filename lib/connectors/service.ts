@@ -1,6 +1,5 @@
 /** Connector use cases (admin only): create, read masked, update, delete, test, preview, and opening a source for loads. */
 import type { Database } from '../db/database';
-import { viewsUsingConnector } from '../dataviews/repository';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { connectorSecretName } from '../secrets/index';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../shared/errors';
@@ -34,6 +33,9 @@ export interface ConnectorDeps {
   timeoutMs: number;
   log?: Logger;
 }
+
+/** `<domain> / <name>` of the data views that load from the connector (lib/dataviews answers it). */
+export type ViewsUsingConnector = (db: Database, connector: string) => Promise<string[]>;
 
 export interface ConnectorView {
   name: string;
@@ -166,10 +168,15 @@ export async function updateConnector(
   return view(updated);
 }
 
-export async function deleteConnector(deps: ConnectorDeps, caller: Caller, name: string): Promise<void> {
+/** DELETE /connectors/{name}: refused (409) while a data view loads from it; its secret goes with it. */
+export async function deleteConnector(
+  deps: ConnectorDeps & { viewsUsing: ViewsUsingConnector },
+  caller: Caller,
+  name: string,
+): Promise<void> {
   requireAdmin(caller);
   const row = await mustFind(deps.db, name);
-  const users = await viewsUsingConnector(deps.db, row.name);
+  const users = await deps.viewsUsing(deps.db, row.name);
   if (users.length) {
     throw new ConflictError(
       `Connector ${row.name} is used by data view(s) ${users.join(', ')}; change or delete them first.`,

@@ -2,7 +2,7 @@
 import type { Database } from '../db/database';
 import { type DataViewDefinition, parseDefinitionBody, validateDefinition } from './definition/index';
 import { isRecord } from './definition/util';
-import { connectorExists } from './repository';
+import { connectorExists } from '../connectors/repository';
 
 /** The connector name the document refers to, when it has one. */
 function connectorNameOf(doc: Record<string, unknown>): string | undefined {

@@ -1,11 +1,11 @@
 /**
- * Rows of data_views (and the connector and job rows the data view use cases read): the only SQL
+ * Rows of data_views (and the job rows that clean and undeploy delete): the only SQL
  * of the module, and the only code of the service that reads the data_views table. Rows leave as DataView.
  */
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { dataViews } from '../db/tables/dataviews';
-import { connectors, jobs } from '../db/tables/index';
+import { jobs } from '../db/tables/index';
 import type { DataViewListQuery } from './types';
 import { type DataViewRecord, type DataViewRow, toDataView } from './views';
 
@@ -131,15 +131,6 @@ export async function viewsUsingConnector(db: Database, connector: string): Prom
 /** Serialises creations until the end of the transaction (PGlite and PostgreSQL alike). */
 export async function lockViewCreation(db: Database): Promise<void> {
   await db.rows(sql`SELECT pg_advisory_xact_lock(${CREATE_LOCK_KEY})`);
-}
-
-/** True when a connector of that name exists, any case. */
-export async function connectorExists(db: Database, name: string): Promise<boolean> {
-  const rows = await db.orm
-    .select({ id: connectors.id })
-    .from(connectors)
-    .where(sql`lower(${connectors.name}) = lower(${name})`);
-  return rows.length > 0;
 }
 
 /** Removes every job row of the view (clean and undeploy). */
