@@ -4,6 +4,7 @@ import { verifyStoredSecrets } from '../../../lib/connectors/service';
 import { createSecretStore, generateMasterKey } from '../../../lib/secrets/index';
 import { freePort } from '../../../scripts/local/ports';
 import { servePglite, type ServedPglite } from '../../../scripts/local/pglite-server';
+import { fixtureDoc } from '../../unit/dataviews/fixture';
 import { backendName } from '../../support/db';
 import { startTestService, type TestService } from '../../support/service';
 
@@ -179,7 +180,18 @@ describe(`connectors API on ${backendName}`, () => {
     );
   });
 
-  it('deletes a connector and then answers 404', async () => {
+  it('refuses to delete a connector a data view loads from (409 naming the view), then deletes it once unused', async () => {
+    const doc = fixtureDoc();
+    doc.source.connector = 'DEMO_PG';
+    doc.metadata = { ...doc.metadata, domain: 'sales', name: 'by_day' };
+    const view = await s.call('POST', '/api/v1/dataviews', { auth: s.adminToken, body: doc });
+    expect(view.status, view.text).toBe(201);
+    const refused = await s.call('DELETE', '/api/v1/connectors/demo_pg', { auth: s.adminToken });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain('sales / by_day');
+    expect((await s.call('GET', '/api/v1/connectors/demo_pg', { auth: s.adminToken })).status).toBe(200);
+    const gone = await s.call('DELETE', `/api/v1/dataviews/${view.body.id}`, { auth: s.adminToken });
+    expect(gone.status, gone.text).toBe(204);
     expect((await s.call('DELETE', '/api/v1/connectors/demo_pg', { auth: s.adminToken })).status).toBe(204);
     expect((await s.call('GET', '/api/v1/connectors/demo_pg', { auth: s.adminToken })).status).toBe(404);
   });
