@@ -1,9 +1,64 @@
 /**
  * Layer rules that fail the build (`npm run lint`): entrypoints import lib/, never the reverse; the
- * pure domain imports no database, queue or secrets code; lib/dataviews alone reads the data_views
- * table; no cycles, counting type-only imports. test/unit/architecture/dependency-rules.test.ts
- * shows each rule failing on a deliberately bad fixture.
+ * modules of lib/ keep the module order written in docs/architecture.md (read from there, so the page
+ * and the rule cannot disagree); the pure domain imports no database, queue or secrets code;
+ * lib/dataviews alone reads the data_views table; no cycles, counting type-only imports. test/unit/architecture/dependency-rules.test.ts shows each rule failing on a
+ * deliberately bad fixture.
  */
+const fs = require('node:fs');
+const path = require('node:path');
+
+/**
+ * The floors of lib/, from the ground up, as the "Module order" table of docs/architecture.md lists
+ * them: each row a floor number and the modules (folders of lib/) standing on it, in backquotes.
+ */
+function readModuleOrder() {
+  const page = path.join(__dirname, 'docs/architecture.md');
+  const section = fs
+    .readFileSync(page, 'utf8')
+    .split(/^## /m)
+    .find((s) => s.startsWith('Module order'));
+  const floors = [];
+  for (const line of (section ?? '').split('\n')) {
+    const row = /^\|\s*(\d+)\s*\|([^|]*)\|/.exec(line);
+    if (row)
+      floors.push({
+        floor: Number(row[1]),
+        modules: [...row[2].matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1]),
+      });
+  }
+  if (floors.length === 0)
+    throw new Error(`${page}: no "## Module order" table to read the floors of lib/ from`);
+  return floors.sort((a, b) => a.floor - b.floor).map((f) => f.modules);
+}
+
+const FLOORS = readModuleOrder();
+const ALL_MODULES = FLOORS.flat();
+const anyOf = (modules) => `^lib/(${modules.join('|')})/`;
+
+/**
+ * Until the use cases take narrow ports (docs/architecture.md, "Ports"), a few modules below lib/app
+ * still import the Container type from lib/app/container.ts: that one file is let through here.
+ */
+const STILL_IMPORTED_FROM_BELOW = '^lib/app/container\\.ts$';
+
+/** A module imports no module on a floor above its own. */
+const moduleOrderRules = FLOORS.slice(0, -1).map((floor, i) => ({
+  name: 'module-order',
+  comment: `lib/${floor.join(', lib/')} stand(s) on floor ${i + 1} of the module order (docs/architecture.md): no import of a module above.`,
+  severity: 'error',
+  from: { path: anyOf(floor) },
+  to: { path: anyOf(FLOORS.slice(i + 1).flat()), pathNot: STILL_IMPORTED_FROM_BELOW },
+}));
+
+/** Modules on one floor stand side by side: neither imports the other. */
+const sideBySideRules = FLOORS.filter((floor) => floor.length > 1).map((floor) => ({
+  name: 'modules-side-by-side',
+  comment: `lib/${floor.join(', lib/')} stand on one floor of the module order (docs/architecture.md): none imports another.`,
+  severity: 'error',
+  from: { path: `^lib/(${floor.join('|')})/` },
+  to: { path: anyOf(floor), pathNot: ['^lib/$1/', STILL_IMPORTED_FROM_BELOW] },
+}));
 
 /** Folders and files that hold pure domain code: computations over values, no I/O. */
 const PURE_DOMAIN = [
@@ -59,6 +114,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^(lib|functions|cli)/', pathNot: '^lib/(dataviews|db)/' },
       to: { path: '^lib/db/tables/dataviews\\.ts$' },
+    },
+    ...moduleOrderRules,
+    ...sideBySideRules,
+    {
+      name: 'module-in-order',
+      comment: 'Every folder of lib/ has its floor in the module order of docs/architecture.md.',
+      severity: 'error',
+      from: { path: '^lib/[^/]+/', pathNot: anyOf(ALL_MODULES) },
+      to: {},
     },
     {
       name: 'no-circular',

@@ -37,6 +37,15 @@ const FILES: Record<string, string> = {
   'scripts/tool.ts': 'export const tool = 1;\n',
   'functions/http/bad-handler.ts': "import { tool } from '../../scripts/tool';\nexport const h = tool;\n",
   'lib/app/uses-handler.ts': "import { h } from '../../functions/http/bad-handler';\nexport const u = h;\n",
+  // A lower module importing a higher one (the view's status reaching up into the jobs), one importing a
+  // module beside it on its floor, and a folder that has no floor in the module order.
+  'lib/jobs/latest.ts': 'export const latest = 1;\n',
+  'lib/dataviews/status.ts': "import { latest } from '../jobs/latest';\nexport const s = latest;\n",
+  'lib/summaries/prompt.ts': 'export const prompt = 1;\n',
+  'lib/alerts/messages.ts': "import { prompt } from '../summaries/prompt';\nexport const m = prompt;\n",
+  'lib/alerts/deliver.ts':
+    "import { m } from './messages';\nimport { ok } from '../dataviews/repository';\nexport const d = [m, ok];\n",
+  'lib/gadgets/tool.ts': "import { ok } from '../dataviews/repository';\nexport const t = ok;\n",
   // A clean file: imports lib only.
   'functions/http/good-handler.ts':
     "import { ok } from '../../lib/dataviews/repository';\nexport const g = ok;\n",
@@ -48,38 +57,46 @@ interface Violation {
   rule: { name: string };
 }
 
-let dir: string;
-let violations: Violation[];
+const dirs: string[] = [];
 
-beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'depcruise-fixture-'));
-  for (const [file, text] of Object.entries(FILES)) {
+/** Writes `files` into a new folder and runs depcruise there with the project's configuration, as lint does. */
+function cruise(files: Record<string, string>): { exitCode: number; violations: Violation[] } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'depcruise-fixture-'));
+  dirs.push(dir);
+  for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
-  let out: string;
-  try {
-    out = execFileSync(
-      depcruise,
-      [
-        '--config',
-        path.join(root, '.dependency-cruiser.cjs'),
-        '--output-type',
-        'json',
-        'functions',
-        'lib',
-        'scripts',
-      ],
-      { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-  } catch (e) {
-    // depcruise exits non-zero when it finds errors; the report is still on stdout.
-    out = (e as { stdout: string }).stdout;
-  }
-  violations = JSON.parse(out).summary.violations as Violation[];
+  const run = (args: string[]) => {
+    try {
+      const args0 = ['--config', path.join(root, '.dependency-cruiser.cjs'), ...args];
+      return {
+        status: 0,
+        stdout: execFileSync(depcruise, args0, { cwd: dir, encoding: 'utf8', stdio: 'pipe' }),
+      };
+    } catch (e) {
+      // depcruise exits non-zero when it finds errors; the report is still on stdout.
+      return e as { status: number; stdout: string };
+    }
+  };
+  const roots = ['functions', 'lib', 'scripts'].filter((r) =>
+    Object.keys(files).some((f) => f.startsWith(`${r}/`)),
+  );
+  const report = run(['--output-type', 'json', ...roots]);
+  // The text report, as `npm run lint` prints it: its exit status is what fails the build.
+  const lint = run(roots);
+  return { exitCode: lint.status, violations: JSON.parse(report.stdout).summary.violations as Violation[] };
+}
+
+let violations: Violation[];
+
+beforeAll(() => {
+  violations = cruise(FILES).violations;
 }, 60_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 const flagged = (rule: string) => violations.filter((v) => v.rule.name === rule).map((v) => v.from);
 
@@ -106,6 +123,31 @@ describe('the dependency rules', () => {
   it('keep functions/ on lib/ and lib/ off functions/', () => {
     expect(flagged('functions-import-lib-only')).toEqual(['functions/http/bad-handler.ts']);
     expect(flagged('lib-is-not-an-entrypoint')).toEqual(['lib/app/uses-handler.ts']);
+  });
+
+  it('fail the lint when a lower module imports a higher one of the module order', () => {
+    expect(flagged('module-order')).toEqual(['lib/dataviews/status.ts']);
+    // The same two files pass the lint without that one import.
+    const below = {
+      'tsconfig.json': FILES['tsconfig.json'],
+      'lib/jobs/latest.ts': FILES['lib/jobs/latest.ts'],
+    };
+    const misplaced = cruise({ ...below, 'lib/dataviews/status.ts': FILES['lib/dataviews/status.ts'] });
+    expect(misplaced.exitCode).not.toBe(0);
+    expect(misplaced.violations.map((v) => `${v.rule.name} ${v.from} → ${v.to}`)).toEqual([
+      'module-order lib/dataviews/status.ts → lib/jobs/latest.ts',
+    ]);
+    const clean = cruise({ ...below, 'lib/dataviews/status.ts': 'export const s = 1;\n' });
+    expect(clean).toEqual({ exitCode: 0, violations: [] });
+  }, 60_000);
+
+  it('refuse an import between two modules of one floor, and let a module import itself and lower ones', () => {
+    expect(flagged('modules-side-by-side')).toEqual(['lib/alerts/messages.ts']);
+    expect(violations.filter((v) => v.from === 'lib/alerts/deliver.ts')).toEqual([]);
+  });
+
+  it('refuse a folder of lib/ that has no floor in the module order', () => {
+    expect(flagged('module-in-order')).toEqual(['lib/gadgets/tool.ts']);
   });
 
   it('say nothing of a handler that imports lib/ only', () => {
