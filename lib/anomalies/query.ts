@@ -45,10 +45,12 @@ interface Row {
   [category: `c${number}`]: string | null;
 }
 
-const COLUMNS = sql.raw(
+// Text, made SQL where it is used: a bundle may evaluate this module before drizzle-orm's sql is
+// initialised (esbuild wraps drizzle lazily, as lib/db/connect.ts imports its drivers dynamically),
+// so no drizzle call runs when the module loads.
+const COLUMNS =
   'a.id, a.series_id, a.measure, a.type, a.start_date, a.end_date, a.duration, a.actual_value, a.predicted_value, a.change, ' +
-    'a.change_pct, a.change_cum, a.share_pct, a.recurrence, a.result, a.sin, a.sim',
-);
+  'a.change_pct, a.change_cum, a.share_pct, a.recurrence, a.result, a.sin, a.sim';
 
 function num(v: unknown): number | null {
   // Drivers hand back numbers for float8/int4; text numerics (numeric, int8) are converted too.
@@ -105,15 +107,15 @@ export async function readSpans(
 /** The inner selection: filtered rows of all_anomalies, cut to the Top N in SQL when the mode allows. */
 function selection(view: ViewTarget, where: SQL, mode: ReadMode): SQL {
   const table = sql.raw(`${ident(view.schema)}.all_anomalies`);
-  if (mode.kind === 'all') return sql`SELECT ${COLUMNS} FROM ${table} a WHERE ${where}`;
+  if (mode.kind === 'all') return sql`SELECT ${sql.raw(COLUMNS)} FROM ${table} a WHERE ${where}`;
   if (mode.splitByType) {
     // Top N of each type: the union over views of each view's Top N per type holds the overall Top N per type.
-    return sql`SELECT ${COLUMNS} FROM (
+    return sql`SELECT ${sql.raw(COLUMNS)} FROM (
         SELECT a.*, row_number() OVER (PARTITION BY a.type ORDER BY ${orderBy(mode.sortBy)}) AS rank_in_type
         FROM ${table} a WHERE ${where}
       ) a WHERE a.rank_in_type <= ${mode.limit}`;
   }
-  return sql`SELECT ${COLUMNS} FROM ${table} a WHERE ${where} ORDER BY ${orderBy(mode.sortBy)} LIMIT ${mode.limit}`;
+  return sql`SELECT ${sql.raw(COLUMNS)} FROM ${table} a WHERE ${where} ORDER BY ${orderBy(mode.sortBy)} LIMIT ${mode.limit}`;
 }
 
 /**

@@ -21,10 +21,12 @@ interface Raw {
 
 export type FeedbackRow = FeedbackRecord & { userId: number | null };
 
-const COLUMNS = sql.raw(`id, data_view_id, series_id, measure, type, start_date::text AS start_date,
+// Text, made SQL where it is used: no drizzle call may run when a bundled module loads (see
+// lib/anomalies/query.ts).
+const COLUMNS = `id, data_view_id, series_id, measure, type, start_date::text AS start_date,
   end_date::text AS end_date, status, note, user_id, email,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`);
+  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
 
 function toRow(r: Raw): FeedbackRow {
   return {
@@ -46,7 +48,7 @@ function toRow(r: Raw): FeedbackRow {
 
 export async function selectFeedback(db: Database, where: SQL): Promise<FeedbackRow[]> {
   const rows = await db.rows<Raw>(
-    sql`SELECT ${COLUMNS} FROM anomaly_feedback WHERE ${where} ORDER BY data_view_id, start_date, id`,
+    sql`SELECT ${sql.raw(COLUMNS)} FROM anomaly_feedback WHERE ${where} ORDER BY data_view_id, start_date, id`,
   );
   return rows.map(toRow);
 }
