@@ -1,4 +1,4 @@
-import { connectorDeps } from '../../lib/app/container';
+import { connectorDeps } from '../../lib/app/deps';
 import { getContainer } from '../container';
 import {
   type ConnectorInput,

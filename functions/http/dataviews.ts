@@ -1,4 +1,4 @@
-import { connectorDeps } from '../../lib/app/container';
+import { connectorDeps } from '../../lib/app/deps';
 import { getContainer } from '../container';
 import { previewQuery } from '../../lib/connectors/service';
 import { prefersYaml } from '../../lib/dataviews/accept';

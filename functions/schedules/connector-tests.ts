@@ -1,4 +1,4 @@
-import { connectorDeps } from '../../lib/app/container';
+import { connectorDeps } from '../../lib/app/deps';
 import { getContainer } from '../container';
 import { testAllConnectors } from '../../lib/connectors/service';
 import { logger } from '../../lib/shared/logger';

@@ -7,7 +7,6 @@ import { resolveRuntimeSecrets } from '../config/runtime-secrets';
 import { connectDatabase } from '../db/connect';
 import type { Database } from '../db/database';
 import type { OpenNamedSource } from '../connectors/source-port';
-import { viewsUsingConnector } from '../dataviews/repository';
 import { TokenService } from '../identity/tokens';
 import { createQueue } from '../queue/index';
 import type { WorkerHandlers } from '../queue/local';
@@ -91,15 +90,4 @@ export async function buildContainer(
   const handlers = wiring.workers && (() => (workers ??= wiring.workers!(c)));
   c.queue = overrides.queue ?? (await createQueue(cfg, handlers));
   return c;
-}
-
-/** What the connector use cases need from the container (and, to refuse deleting one in use, the views using it). */
-export function connectorDeps(c: Container) {
-  return {
-    db: c.db,
-    secrets: c.secrets,
-    clock: c.clock,
-    timeoutMs: c.config.connectorTimeoutMs,
-    viewsUsing: viewsUsingConnector,
-  };
 }

@@ -16,25 +16,19 @@ import { loadJob } from '../pipeline/load-job';
 import { type AfterPublish, abandonJob, processJob, processShards } from '../process-job/job';
 import type { WorkerHandler } from '../queue/local';
 import type { WorkerName } from '../queue/port';
-import { type Logger, logger } from '../shared/logger';
+import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
 import { seriesSource } from '../dataset/series-store';
 import { buildIncidents } from '../incidents/step';
 import { type AfterCycleHook, runAfterCycle } from './after-cycle';
 import type { Container } from './container';
+import { alertDeps, summaryDeps } from './deps';
 
 /**
  * What runs after every published detection cycle, in this order: a hook sees in `earlier` what the
  * hooks before it returned. A failing hook is reported in the job detail under its name, never fails the job.
  */
 export function afterCycleHooks(c: Container): AfterCycleHook[] {
-  const deps = (log: Logger) => ({
-    db: c.db,
-    secrets: c.secrets,
-    clock: c.clock,
-    timeZone: c.config.timeZone,
-    log,
-  });
   return [
     // First: alerts and summaries speak of incidents.
     {
@@ -48,10 +42,10 @@ export function afterCycleHooks(c: Container): AfterCycleHook[] {
         return { incidents: r.incidents, created: r.created, explained: r.explained, ms: Math.round(r.ms) };
       },
     },
-    { name: 'summaries', run: ({ view, log }) => regenerateSummariesForView(deps(log), view) },
+    { name: 'summaries', run: ({ view, log }) => regenerateSummariesForView(summaryDeps(c, log), view) },
     {
       name: 'alerts',
-      run: ({ view, log, signal }) => alertsAfterDetection(deps(log), view, { signal }),
+      run: ({ view, log, signal }) => alertsAfterDetection(alertDeps(c, log), view, { signal }),
     },
   ];
 }

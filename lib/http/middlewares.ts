@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Container } from '../app/container';
+import type { Database } from '../db/database';
 import { authenticate } from '../identity/authenticate';
+import type { TokenService } from '../identity/tokens';
 import { type Caller, requireAdmin, requireProcess, requireRead } from '../identity/caller';
 import { AppError, TooManyRequestsError, ValidationError } from '../shared/errors';
 import { type Logger, logger } from '../shared/logger';
@@ -130,7 +131,7 @@ export function problemErrors(): MiddlewareObj<Event, Result> {
 }
 
 /** What authentication needs of the container, handed in by the function (never fetched here). */
-export type AuthContainer = () => Promise<Pick<Container, 'db' | 'tokens'>>;
+export type AuthContainer = () => Promise<{ db: Database; tokens: TokenService }>;
 
 /** Bearer token or API key to a Caller (401), then the route's access level (403) before any input is read. */
 export function authentication(container: AuthContainer): MiddlewareObj<Event, Result> {

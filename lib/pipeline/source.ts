@@ -1,5 +1,6 @@
 /** The port a load reads its source through: a named connector opened as a stream of row batches. */
-import { type Container, connectorDeps } from '../app/container';
+import type { Container } from '../app/container';
+import { connectorDeps } from '../app/deps';
 import { openNamedSource } from '../connectors/service';
 
 export type SourceRow = Record<string, unknown>;

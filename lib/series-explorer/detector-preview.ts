@@ -4,7 +4,6 @@
  * (total, parent, peer baseline, child count, the view's special dates and analysis window).
  */
 import { sql } from 'drizzle-orm';
-import type { Container } from '../app/container';
 import { fromEpochDay } from '../calendar/days';
 import { categoryColumn, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
@@ -105,7 +104,7 @@ async function findSeries(
 
 /** POST /dataviews/{id}/preview-detector (admins). */
 export async function previewDetector(
-  c: Pick<Container, 'db'>,
+  c: { db: Database },
   caller: Caller,
   id: number,
   body: DetectorPreviewBody,
@@ -116,7 +115,7 @@ export async function previewDetector(
 
 /** The preview itself, for a view the caller has already been allowed to read. */
 export async function runPreview(
-  c: Pick<Container, 'db'>,
+  c: { db: Database },
   row: DataViewRecord,
   body: DetectorPreviewBody,
   /** The layout reader; the series explorer passes one that reads only the series around one (lib/series-explorer/layout.ts). */

@@ -2,7 +2,7 @@
  * The daily values of one series around an anomaly, with the expected values of the view's detector of
  * that type: what Home draws for each anomaly. Any reader of the view may ask (unlike the editor's preview).
  */
-import type { Container } from '../app/container';
+import type { Database } from '../db/database';
 import { detectorTypeOf } from '../dataviews/definition/detector-params';
 import { readView } from '../dataviews/scope';
 import { type Caller, requireRead } from '../identity/caller';
@@ -20,7 +20,7 @@ export interface SeriesChart {
 }
 
 export async function seriesChart(
-  c: Pick<Container, 'db'>,
+  c: { db: Database },
   caller: Caller,
   dataViewId: number,
   seriesId: number,

@@ -3,8 +3,8 @@
  * value and (for detectors that judge each day against a percentage of the expectation) its band, the special
  * dates of the view's calendar, the comments that apply to the series, and every stored anomaly of the series.
  */
+import type { Database } from '../db/database';
 import { sql } from 'drizzle-orm';
-import type { Container } from '../app/container';
 import { toEpochDay } from '../calendar/days';
 import { calendarFlags, SUPPRESS_NEGATIVE, SUPPRESS_POSITIVE } from '../calendar/special-calendar';
 import { readComments } from '../anomalies/comments';
@@ -61,7 +61,7 @@ const HIDDEN = new Set(['series_id', 'detector_index', 'created_at']);
 
 /** GET /dataviews/{id}/explorer/series/{seriesId}?type=: the chart and the anomalies of one series. */
 export async function explorerSeries(
-  c: Pick<Container, 'db'>,
+  c: { db: Database },
   caller: Caller,
   id: number,
   seriesId: number,

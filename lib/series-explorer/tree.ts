@@ -5,8 +5,8 @@
  * appears only together with its parent, so a node offers the dimensions that are unset and whose parent
  * (if any) is set.
  */
+import type { Database } from '../db/database';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Container } from '../app/container';
 import { categoryColumn, ident } from '../dataset/ddl';
 import type { DataViewDefinition } from '../dataviews/definition/types';
 import { readDeployedView } from '../dataviews/scope';
@@ -38,11 +38,7 @@ export interface ExplorerView {
 }
 
 /** The view the caller may read (404 otherwise), deployed (409 otherwise). */
-export async function explorerView(
-  c: Pick<Container, 'db'>,
-  caller: Caller,
-  id: number,
-): Promise<ExplorerView> {
+export async function explorerView(c: { db: Database }, caller: Caller, id: number): Promise<ExplorerView> {
   requireRead(caller);
   const row = await readDeployedView(caller, c.db, id, ': it has no series yet.');
   const def = row.definition;
@@ -126,7 +122,7 @@ function nodeConditions(view: ExplorerView, set: Record<string, string>, except:
 const where = (conds: SQL[]) => (conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``);
 
 /** Anomaly counts of some series (one statement over the series index). */
-async function anomalyCounts(c: Pick<Container, 'db'>, view: ExplorerView, ids: number[]) {
+async function anomalyCounts(c: { db: Database }, view: ExplorerView, ids: number[]) {
   const counts = new Map<number, number>();
   if (ids.length === 0) return counts;
   const rows = await c.db.rows<{ series_id: number; n: number }>(sql`
@@ -164,7 +160,7 @@ export interface ExplorerNode {
  * and, with `dimension`, one page of its children (values containing `search`, ignoring case).
  */
 export async function explorerTree(
-  c: Pick<Container, 'db'>,
+  c: { db: Database },
   caller: Caller,
   id: number,
   query: Record<string, string | undefined>,
@@ -256,7 +252,7 @@ export interface ExplorerSearch {
  * the broadest first (fewest categories set), at most `limit`.
  */
 export async function explorerSearch(
-  c: Pick<Container, 'db'>,
+  c: { db: Database },
   caller: Caller,
   id: number,
   query: Record<string, string | undefined>,

@@ -9,7 +9,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { alertsAfterDetection } from '../../../lib/alerts/collect';
-import { alertDeps, alertsScheduleTick } from '../../../lib/alerts/hooks';
+import { alertsScheduleTick } from '../../../lib/alerts/hooks';
+import { alertDeps } from '../../../lib/app/deps';
 import { processCycle } from '../../../lib/app/workers';
 import { ident, schemaNameFor } from '../../../lib/dataset/ddl';
 import type { JobRow } from '../../../lib/jobs/repository';
@@ -289,7 +290,7 @@ describe('alerts on saved filters', () => {
     const firstDelivery = deliveries.at(-1)!;
     expect(firstDelivery).toMatchObject({ status: 'pending', attempts: 1 });
     // Not due yet: nothing is retried at the same instant.
-    await alertsScheduleTick(s.container);
+    await alertsScheduleTick(alertDeps(s.container));
     expect(
       failing.hits.filter((h) =>
         JSON.parse(h.body).records.some(
@@ -299,7 +300,7 @@ describe('alerts on saved filters', () => {
     ).toHaveLength(0);
     const before = failing.hits.length;
     clock.set('2024-02-01T08:31:00Z');
-    await alertsScheduleTick(s.container);
+    await alertsScheduleTick(alertDeps(s.container));
     expect(failing.hits.length).toBe(before + 1);
     // The admin's subscription sees every view, so its first message carried the hr record too.
     expect(failing.hits.at(-1)!.body).toContain('Zanzibar');
@@ -345,10 +346,10 @@ describe('alerts on saved filters', () => {
     expect(pending.body.pendingDigest).toBe(4);
     expect(mails).toHaveLength(0);
     // 08:30 is not the digest hour; 09:05 is.
-    await alertsScheduleTick(s.container);
+    await alertsScheduleTick(alertDeps(s.container));
     expect(mails).toHaveLength(0);
     clock.set('2024-02-01T09:05:00Z');
-    await alertsScheduleTick(s.container);
+    await alertsScheduleTick(alertDeps(s.container));
     expect(mails).toHaveLength(1);
     const raw = mails[0];
     expect(raw).toContain(`To: ${USER.email}`);
@@ -367,7 +368,7 @@ describe('alerts on saved filters', () => {
     expect(decoded['text/plain']).not.toContain('Zanzibar');
     // Once per day: a later tick in the same hour sends nothing more.
     clock.set('2024-02-01T09:30:00Z');
-    await alertsScheduleTick(s.container);
+    await alertsScheduleTick(alertDeps(s.container));
     expect(mails).toHaveLength(1);
     clock.set('2024-02-01T08:30:00Z');
     // A new record waits for the next digest; switching to immediate sends what waits at once.

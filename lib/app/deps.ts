@@ -1,0 +1,31 @@
+/**
+ * The narrow shapes the use cases ask for, built from the container here: below lib/app a use case
+ * names the ports it uses (AlertDeps, SummaryDeps, ConnectorDeps, …), never the whole Container.
+ */
+import type { AlertDeps } from '../alerts/deliveries';
+import type { ConnectorDeps, ViewsUsingConnector } from '../connectors/service';
+import { viewsUsingConnector } from '../dataviews/repository';
+import { type Logger, logger } from '../shared/logger';
+import type { SummaryDeps } from '../summaries/service';
+import type { Container } from './container';
+
+/** Alerts: the database, secrets (webhook and SMTP credentials), clock and service time zone. */
+export function alertDeps(c: Container, log: Logger = logger): AlertDeps {
+  return { db: c.db, secrets: c.secrets, clock: c.clock, timeZone: c.config.timeZone, log };
+}
+
+/** Summaries: as alerts (the language model's credentials are a secret too). */
+export function summaryDeps(c: Container, log: Logger = logger): SummaryDeps {
+  return { db: c.db, secrets: c.secrets, clock: c.clock, timeZone: c.config.timeZone, log };
+}
+
+/** Connectors, and, to refuse deleting one in use, the query of lib/dataviews naming the views that load from it. */
+export function connectorDeps(c: Container): ConnectorDeps & { viewsUsing: ViewsUsingConnector } {
+  return {
+    db: c.db,
+    secrets: c.secrets,
+    clock: c.clock,
+    timeoutMs: c.config.connectorTimeoutMs,
+    viewsUsing: viewsUsingConnector,
+  };
+}
