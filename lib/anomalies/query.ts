@@ -42,15 +42,16 @@ interface Row {
   result: AnomalyResult;
   sin: number | null;
   sim: number | null;
+  incident_id: number | null;
   [category: `c${number}`]: string | null;
 }
 
 // Text, made SQL where it is used: a bundle may evaluate this module before drizzle-orm's sql is
 // initialised (esbuild wraps drizzle lazily, as lib/db/connect.ts imports its drivers dynamically),
 // so no drizzle call runs when the module loads.
-const COLUMNS =
+const columns = (incidents: boolean) =>
   'a.id, a.series_id, a.measure, a.type, a.start_date, a.end_date, a.duration, a.actual_value, a.predicted_value, a.change, ' +
-  'a.change_pct, a.change_cum, a.share_pct, a.recurrence, a.result, a.sin, a.sim';
+  `a.change_pct, a.change_cum, a.share_pct, a.recurrence, a.result, a.sin, a.sim, ${incidents ? 'a.incident_id' : 'NULL::int AS incident_id'}`;
 
 function num(v: unknown): number | null {
   // Drivers hand back numbers for float8/int4; text numerics (numeric, int8) are converted too.
@@ -83,30 +84,46 @@ function toRecord(view: ViewTarget, row: Row): AnomalyRecord {
     categories,
     sin: num(row.sin),
     sim: num(row.sim),
+    incidentId: num(row.incident_id),
     comments: [],
   };
 }
 
+/** What a read needs to know of a view's anomalies before it reads them. */
+export interface ViewSpan {
+  /** Days from start to end of its longest anomaly (null: no anomalies). */
+  span: number | null;
+  /** Whether its records carry incident ids (views detected before incidents existed do not, until their next run). */
+  incidents: boolean;
+}
+
 /**
- * Per view, the days from start to end of its longest anomaly (null: no anomalies), read from the span index in
- * one statement. They turn the overlap test into a start_date range, which the planner can estimate and scan.
+ * Per view, its longest anomaly's span, read from the span index in one statement (it turns the overlap test
+ * into a start_date range, which the planner can estimate and scan), and whether its records have incident ids.
  */
-export async function readSpans(
-  db: Database,
-  views: readonly ViewTarget[],
-): Promise<Map<number, number | null>> {
+export async function readSpans(db: Database, views: readonly ViewTarget[]): Promise<Map<number, ViewSpan>> {
   if (views.length === 0) return new Map();
   const parts = views.map(
     (v) =>
-      sql`SELECT ${v.id}::int AS id, (SELECT max(end_date - start_date) FROM ${sql.raw(`${ident(v.schema)}.all_anomalies`)}) AS span`,
+      sql`SELECT ${v.id}::int AS id, (SELECT max(end_date - start_date) FROM ${sql.raw(`${ident(v.schema)}.all_anomalies`)}) AS span,
+        EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = ${v.schema} AND table_name = 'all_anomalies'
+          AND column_name = 'incident_id') AS incidents`,
   );
-  const rows = await db.rows<{ id: number; span: number | null }>(sql.join(parts, sql` UNION ALL `));
-  return new Map(rows.map((r) => [Number(r.id), r.span === null ? null : Number(r.span)]));
+  const rows = await db.rows<{ id: number; span: number | null; incidents: boolean }>(
+    sql.join(parts, sql` UNION ALL `),
+  );
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      { span: r.span === null ? null : Number(r.span), incidents: r.incidents === true },
+    ]),
+  );
 }
 
 /** The inner selection: filtered rows of all_anomalies, cut to the Top N in SQL when the mode allows. */
-function selection(view: ViewTarget, where: SQL, mode: ReadMode): SQL {
+function selection(view: ViewTarget, where: SQL, mode: ReadMode, incidents: boolean): SQL {
   const table = sql.raw(`${ident(view.schema)}.all_anomalies`);
+  const COLUMNS = columns(incidents);
   if (mode.kind === 'all') return sql`SELECT ${sql.raw(COLUMNS)} FROM ${table} a WHERE ${where}`;
   if (mode.splitByType) {
     // Top N of each type: the union over views of each view's Top N per type holds the overall Top N per type.
@@ -125,14 +142,15 @@ function selection(view: ViewTarget, where: SQL, mode: ReadMode): SQL {
 export async function readViewAnomalies(
   db: Database,
   view: ViewTarget,
-  /** From readSpans: the view's longest anomaly span in days, null when it has no anomalies. */
-  span: number | null,
+  /** From readSpans; null or a null span when the view has no anomalies. */
+  spanOf: ViewSpan | null,
   window: { dateFrom: string; dateTo: string },
   settings: SelectionSettings,
   mode: ReadMode,
 ): Promise<AnomalyRecord[]> {
   const categories = categoryColumns(view.categories, settings.categories);
   if (!categories) return [];
+  const span = spanOf?.span ?? null;
   if (span === null) return [];
   const selected = whereClause(view.schema, window, settings, categories, addDays(window.dateFrom, -span));
   const where = settings.hideDismissed ? sql`${selected} AND ${notDismissedCondition(view.id)}` : selected;
@@ -142,8 +160,8 @@ export async function readViewAnomalies(
   const rows = await db.rows<Row>(sql`
     SELECT s.id, s.series_id, s.measure, s.type, s.start_date::text AS start_date, s.end_date::text AS end_date, s.duration,
            s.actual_value, s.predicted_value, s.change, s.change_pct, s.change_cum, s.share_pct, s.recurrence,
-           s.result, s.sin, s.sim ${catColumns}
-    FROM (${selection(view, where, mode)}) s
+           s.result, s.sin, s.sim, s.incident_id ${catColumns}
+    FROM (${selection(view, where, mode, spanOf?.incidents === true)}) s
     LEFT JOIN ${sql.raw(ident(view.schema))}.cat_map m ON m.series_id = s.series_id`);
   return rows.map((r) => toRecord(view, r));
 }

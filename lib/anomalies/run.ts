@@ -5,6 +5,9 @@ import type { Caller } from '../identity/caller';
 import { parseFilterSettings } from '../filters/parse';
 import { withoutMembers } from '../filters/events';
 import { runFilter } from '../filters/run';
+import { incidentKey } from '../filters/incidents';
+import { readIncidents } from '../incidents/read';
+import type { Incident } from '../incidents/types';
 import { resolveTimeRange } from '../filters/time-range';
 import type {
   AggregateRecord,
@@ -45,7 +48,7 @@ export interface RunOptions {
 function readMode(settings: FilterSettings): ReadMode {
   // Aggregates describe every selected anomaly, so aggregation reads them all; so do events, whose
   // members may rank anywhere. Otherwise only the Top N.
-  if (settings.isAggregated || settings.mergeEvents) return { kind: 'all' };
+  if (settings.isAggregated || settings.mergeEvents || settings.incidents) return { kind: 'all' };
   return { kind: 'top', sortBy: settings.sortBy, limit: settings.limit, splitByType: settings.splitByType };
 }
 
@@ -61,6 +64,25 @@ function categoryWarnings(settings: FilterSettings, targets: readonly ViewTarget
       );
     }
   }
+  return out;
+}
+
+/** The stored incidents of the records read, by incidentKey (one read per view that has some). */
+async function readRecordIncidents(
+  db: Database,
+  targets: readonly ViewTarget[],
+  perView: readonly AnomalyRecord[][],
+): Promise<Map<string, Incident>> {
+  const out = new Map<string, Incident>();
+  await Promise.all(
+    targets.map(async (view, i) => {
+      const ids = [
+        ...new Set(perView[i].map((r) => r.incidentId).filter((id): id is number => typeof id === 'number')),
+      ];
+      for (const incident of await readIncidents(db, view, ids))
+        out.set(incidentKey(view.id, incident.id), incident);
+    }),
+  );
   return out;
 }
 
@@ -141,7 +163,8 @@ export async function runFilterDefinition(
       readViewAnomalies(deps.db, view, spans.get(view.id) ?? null, window, settings, mode),
     ),
   );
-  const ranked = runFilter(perView.flat(), settings);
+  const incidents = settings.incidents ? await readRecordIncidents(deps.db, targets, perView) : undefined;
+  const ranked = runFilter(perView.flat(), settings, incidents);
   const commented = await withComments(
     deps.db,
     targets.map((v) => v.id),

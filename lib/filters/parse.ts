@@ -254,6 +254,7 @@ export function parseFilterSettings(body: Partial<FilterDefinition>): FilterSett
     graphWeights: take(graphWeights(body.graphWeights, 'graphWeights')),
     // Off unless the body asks for it, so API clients that do not know it see one record per type.
     mergeEvents: body.mergeEvents ?? false,
+    incidents: body.incidents ?? false,
     hideDismissed: body.hideDismissed ?? false,
   };
   orThrow({ value: null, errors });

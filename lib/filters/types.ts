@@ -56,8 +56,38 @@ export interface AnomalyRecord {
   types?: string[];
   /** Only on an event, and only when asked for (`members=true`): the merged records, strongest first. */
   members?: AnomalyRecord[];
+  /** The incident the record belongs to (docs/incidents.md); null before the view's incidents were built. */
+  incidentId?: number | null;
+  /** Only on an incident row (filter setting `incidents`): the incident, with its broad series and root causes. */
+  incident?: AnomalyIncident;
   /** Feedback on the record's stable key (docs/feedback.md); null when none. Set by lib/anomalies/feedback.ts. */
   feedback?: import('../feedback/types').RecordFeedback | null;
+}
+
+/** A combination's change as an incident row carries it. */
+export interface AnomalyCombination {
+  categories: Record<string, string | null>;
+  actual: number;
+  expected: number;
+  change: number;
+  changePct: number | null;
+}
+
+/** The incident of an incident row (filter setting `incidents`). */
+export interface AnomalyIncident {
+  id: number;
+  /** Member records in all (not only those the filter selected). */
+  size: number;
+  startDate: string;
+  endDate: string;
+  firstSeenAt: string;
+  /** Every measure and type among the members; the head's first. */
+  measures: string[];
+  types: string[];
+  /** The broadest series of the incident, over the head's window. */
+  broad: AnomalyCombination;
+  /** The combinations that explain the broad series' change; `broad` when it is the series itself. */
+  rootCauses: Array<AnomalyCombination & { explainsPct: number; broad: boolean }>;
 }
 
 export const TIME_RANGE_PRESETS = [
@@ -126,6 +156,8 @@ export interface FilterDefinition {
   measures: string;
   /** One record per event: the same series, measure and result with overlapping dates (docs/filters.md). */
   mergeEvents: boolean;
+  /** One record per incident, named by its root cause (docs/filters.md, "Incidents"); takes precedence over mergeEvents. */
+  incidents?: boolean;
   /** Leave out records marked expected or not an anomaly (docs/feedback.md); default off. */
   hideDismissed?: boolean;
   /** Only with timeRange Custom (then required). */
@@ -189,6 +221,8 @@ export interface FilterSettings extends SelectionSettings, RankSettings, Aggrega
   dataViews: DataViewRef[];
   /** Merge the records of one event (same series, measure, result, overlapping dates) into one. */
   mergeEvents: boolean;
+  /** One record per incident (lib/filters/incidents.ts); takes precedence over mergeEvents. */
+  incidents: boolean;
 }
 
 /** A group of anomalies rolled up by hierarchical or graph aggregation (docs/filters.md). */

@@ -66,6 +66,8 @@ function optionalFilterFields(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     // One row per event, whatever the number of detectors that flagged it.
     if (schema.properties?.mergeEvents?.type === 'boolean') out.mergeEvents = true;
+    // One row per incident, named by the combination that caused it.
+    if (schema.properties?.incidents?.type === 'boolean') out.incidents = true;
     // Revenue only: the orders of the same stores move with it and would repeat every row.
     if (schema.properties?.measures?.type === 'string') out.measures = 'value';
     return out;

@@ -100,6 +100,8 @@ function normalize(
     sin: a.sin === undefined ? 1 : a.sin,
     sim: a.sim === undefined ? 0.1 : a.sim,
     comments: [],
+    // Hand-made anomalies belong to no incident until a detection cycle builds them.
+    incidentId: null,
     // No feedback on hand-made anomalies (lib/feedback sets it on every record it reads).
     feedback: null,
   };

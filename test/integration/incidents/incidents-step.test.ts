@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Container } from '../../../lib/app/container';
 import { loadConfig } from '../../../lib/config/config';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
+import { runFilterDefinition } from '../../../lib/anomalies/run';
+import { systemCaller } from '../../../lib/identity/caller';
 import { buildIncidents } from '../../../lib/incidents/step';
+import { systemClock } from '../../../lib/shared/clock';
 import { runDetection } from '../../../lib/process-job/start';
 import { makeNormal, makeRng } from '../../../scripts/synthetic/rng';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -118,6 +121,28 @@ describe(`incidents after detection on ${backendName}`, () => {
     expect(row.records).toBeGreaterThan(0);
     expect(row.without).toBe(0);
     expect(row.unknown).toBe(0);
+  });
+
+  it('answers a filter with incidents on as one row per incident, named by its root cause', async () => {
+    const deps = { db: t.db, clock: systemClock, timeZone: 'UTC' };
+    const body = {
+      name: 'f',
+      timeRange: 'Custom' as const,
+      dateFrom: '2024-01-01',
+      dateTo: '2024-05-19',
+      limit: 100,
+    };
+    const rows = (await runFilterDefinition(deps, systemCaller(), { ...body, incidents: true }, true))
+      .anomalies;
+    const records = (await runFilterDefinition(deps, systemCaller(), body, true)).anomalies;
+    expect(rows.length).toBeLessThan(records.length);
+    expect(new Set(rows.map((r) => r.incidentId)).size).toBe(rows.length);
+    const gap = rows.find((r) => r.incident?.rootCauses.some((c) => c.categories.city === 'Milan'));
+    expect(gap?.categories).toEqual({ region: 'South', city: 'Milan', channel: 'app' });
+    expect(gap?.incident?.size).toBeGreaterThan(1);
+    // Every record the plain filter shows belongs to exactly one of the rows' incidents.
+    const shown = new Set(rows.map((r) => r.incidentId));
+    expect(records.every((r) => shown.has(r.incidentId))).toBe(true);
   });
 
   it('keeps the incident ids when a new run finds the same records', async () => {

@@ -1,0 +1,101 @@
+/**
+ * One row per incident (filter setting `incidents`, docs/filters.md "Incidents"): the selected records of
+ * one incident become one record. Its figures are those of the incident's head — the strongest record of
+ * its broadest series — when the filter selected it, else of the strongest selected member, so that a
+ * leaf that moved its district ranks as the district's event; its categories are the first root cause's,
+ * so that the row names the combination that caused it. It carries `incident` (id, size, the broad
+ * series, the root causes, every type and measure) and, on request, `members`.
+ * Records without an incident (detected before incidents were built) are events of their own.
+ */
+import type { Incident } from '../incidents/types';
+import { mergeEvents } from './events';
+import type { AnomalyIncident, AnomalyRecord } from './types';
+
+/** Key of an incident across views. */
+export const incidentKey = (dataViewId: number, incidentId: number) => `${dataViewId}:${incidentId}`;
+
+const sinOf = (r: AnomalyRecord) =>
+  r.sin === null || Number.isNaN(r.sin) ? Number.NEGATIVE_INFINITY : r.sin;
+
+function stronger(a: AnomalyRecord, b: AnomalyRecord): number {
+  const d = sinOf(b) - sinOf(a);
+  if (d !== 0 && !Number.isNaN(d)) return d > 0 ? 1 : -1;
+  return a.id - b.id;
+}
+
+/** The incident as a row carries it. */
+export function incidentOf(i: Incident): AnomalyIncident {
+  return {
+    id: i.id,
+    size: i.size,
+    startDate: i.startDate,
+    endDate: i.endDate,
+    firstSeenAt: i.firstSeenAt,
+    measures: i.measures,
+    types: i.types,
+    broad: {
+      categories: i.broad.categories,
+      actual: i.broad.actual,
+      expected: i.broad.expected,
+      change: i.broad.change,
+      changePct: i.broad.changePct,
+    },
+    rootCauses: i.rootCauses.map((c) => ({
+      categories: c.categories,
+      actual: c.actual,
+      expected: c.expected,
+      change: c.change,
+      changePct: c.changePct,
+      explainsPct: c.explainsPct,
+      broad: c.broad,
+    })),
+  };
+}
+
+function isHead(r: AnomalyRecord, i: Incident): boolean {
+  return (
+    r.seriesId === i.head.seriesId &&
+    r.measure === i.head.measure &&
+    r.type === i.head.type &&
+    r.startDate === i.head.startDate
+  );
+}
+
+/**
+ * The records merged into incidents, one record per incident (see the module comment); `incidents`
+ * holds the stored incidents by incidentKey. Output order: as mergeEvents; rank them afterwards.
+ */
+export function mergeIncidents(
+  records: readonly AnomalyRecord[],
+  incidents: ReadonlyMap<string, Incident>,
+): AnomalyRecord[] {
+  const groups = new Map<string, AnomalyRecord[]>();
+  const loose: AnomalyRecord[] = [];
+  for (const r of records) {
+    const key =
+      r.incidentId === null || r.incidentId === undefined ? null : incidentKey(r.dataViewId, r.incidentId);
+    if (key === null || !incidents.has(key)) {
+      loose.push(r);
+      continue;
+    }
+    const g = groups.get(key);
+    if (g) g.push(r);
+    else groups.set(key, [r]);
+  }
+  const out: AnomalyRecord[] = [];
+  for (const [key, members] of groups) {
+    const incident = incidents.get(key) as Incident;
+    members.sort(stronger);
+    const head = members.find((m) => isHead(m, incident)) ?? members[0];
+    const cause = incident.rootCauses[0];
+    out.push({
+      ...head,
+      categories: cause ? cause.categories : head.categories,
+      types: incident.types,
+      incidentId: incident.id,
+      incident: incidentOf(incident),
+      members,
+    });
+  }
+  return [...out, ...mergeEvents(loose)];
+}
