@@ -231,6 +231,16 @@ export class ShiftMemory {
     this.departure = 0;
   }
 
+  /**
+   * Whether a day at log ratio `lr` (log(actual / expected) against the accepted new level) brings the
+   * series back to its old normal, within half of the departure: the return of an accepted shift, to be
+   * handled as flagged (its run is the way back) but not reported. A return to normal is not a rise.
+   */
+  returns(lr: number): boolean {
+    const d = this.departure;
+    return d !== 0 && lr * d < 0 && Math.abs(d + lr) <= 0.5 * Math.abs(d);
+  }
+
   /** Records an accepted change of ratio (actual / expected); true when it is a return to normal. */
   accept(ratio: number): boolean {
     if (!(ratio > 0) || !Number.isFinite(ratio)) {

@@ -48,6 +48,8 @@ export class Workspace {
   /** Per (period, weekday) sums and counts of the calendar-period detectors. */
   periodSum = new Float64Array(0);
   periodCount = new Float64Array(0);
+  /** The same slots of periods judged anomalous, as expected (returns are not events: periods.ts). */
+  periodClean = new Float64Array(0);
   /**
    * Whether detectors must write an expected value for every day they judge (charts, preview).
    * Otherwise a detector may leave days outside its flagged windows NaN when that saves work.
@@ -76,5 +78,6 @@ export class Workspace {
     this.prefixD = new Float64Array(cap + 1);
     this.periodSum = new Float64Array((Math.ceil(cap / 7) + 8) * 7);
     this.periodCount = new Float64Array((Math.ceil(cap / 7) + 8) * 7);
+    this.periodClean = new Float64Array((Math.ceil(cap / 7) + 8) * 7);
   }
 }

@@ -12,6 +12,7 @@
 import type { DetectorImpl, RunInput } from '../detector';
 import { segmentMeans, segmentSums, shiftPasses } from '../segment-sums';
 import type { Workspace } from '../workspace';
+import { leastSurprise, YEAR_DAYS } from '../year-before';
 
 const MEAN_ABS_TO_SIGMA = 1.2533;
 /** Days before the segment that a change back to their level is a return (see returnsToEarlier). */
@@ -158,6 +159,12 @@ export const changepoint: DetectorImpl<'changepoint'> = {
           return;
         }
       }
+      // The same shift at the same time of the previous years: a season, not news (year-before.ts).
+      const year = yearShift(means, at, m, input.start, m1, m2, minRel);
+      if (year !== 0) {
+        const left = m1 * Math.exp(Math.log(m2 / m1) - year);
+        if (!shiftPasses(m1, left, minRel) || Math.abs((z * (left - m1)) / (m2 - m1)) < threshold) return;
+      }
       // Back to the level of the weeks before the segment: the end of an excursion, not a new level.
       if (returnsToEarlier(input, ws, at, m, m1, m2)) return;
       // A slope that carries on (a season, a trend): no step to a new level.
@@ -170,7 +177,7 @@ export const changepoint: DetectorImpl<'changepoint'> = {
         f.fill(0, at, prevStop);
         e.fill(Number.NaN, at, prevStop);
       }
-      prevStop = emit(input, ws, at, m, z, m1, m2, emitted++);
+      prevStop = emit(input, ws, at, m, z, m1, m2, emitted++, Math.exp(year));
       prevSign = sign;
       prevM1 = m1;
       prevM2 = m2;
@@ -247,7 +254,40 @@ function zScore(
 }
 
 /** Days a year back, in whole weeks (weekday-aligned). */
-const YEAR = 364;
+const YEAR = YEAR_DAYS;
+
+/**
+ * The log of the shift at the same change point in the previous years (one or two years back, both
+ * showing it by the size test; the smaller counts) that explains part of this one's log shift: of the same sign, at most
+ * this one (0: none). The segments of a year before are read from the same means (weekday profile
+ * divided out), so a season's yearly step is expected and only its excess is judged.
+ */
+function yearShift(
+  means: Float64Array,
+  at: number,
+  m: number,
+  start: number,
+  m1: number,
+  m2: number,
+  minRel: number,
+): number {
+  if (!(m1 > 0) || !(m2 > 0)) return 0;
+  const r = Math.log(m2 / m1);
+  let explained = Number.POSITIVE_INFINITY;
+  for (let k = 1; k <= 2; k++) {
+    const u = at - YEAR * k;
+    if (u - m < start) break;
+    const a = means[u - m];
+    const b = means[u];
+    if (!(a > 0) || !(b > 0)) return 0;
+    const s = Math.log(b / a);
+    // A year shows the shift when it passed the size test then, in the same direction.
+    if (!(s * r > 0) || Math.abs(s) < leastSurprise(minRel)) return 0;
+    if (Math.abs(s) < Math.abs(explained)) explained = s;
+  }
+  if (!Number.isFinite(explained)) return 0;
+  return Math.abs(explained) >= Math.abs(r) ? r : explained;
+}
 /** Days on each side of a week that its seasonal factor averages over a year back. */
 const SEASON_SPAN = 14;
 
@@ -299,6 +339,8 @@ function emit(
   m1: number,
   m2: number,
   index: number,
+  /** The previous years' share of the shift (year-before.ts): the expected level is m1 × this. */
+  yearFactor = 1,
 ): number {
   const { x, special, end } = input;
   const e = ws.expected;
@@ -346,7 +388,7 @@ function emit(
   }
   const sign = z > 0 ? 1 : -1;
   const mark = (index & 1) === 0 ? sign : 2 * sign;
-  const scale = m2 !== 0 ? m1 / m2 : Number.NaN;
+  const scale = m2 !== 0 ? (m1 * yearFactor) / m2 : Number.NaN;
   for (let u = from; u < stop; u++) {
     f[u] = mark;
     if (special === null || special[u] === 0) e[u] = !Number.isNaN(scale) ? x[u] * scale : m1;

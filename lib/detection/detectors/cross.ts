@@ -127,8 +127,9 @@ function runCross(
       if (!isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(at, exp, offset)), at, flag !== 0);
     }
     e[t] = exp;
-    // Reported only when material; baselines are cleaned of the day either way.
-    f[t] = exp >= minVolume ? flag : 0;
+    // Reported only when material and not the way back from an accepted shift (a return to normal);
+    // baselines are cleaned of the day either way.
+    f[t] = exp >= minVolume && !(flag !== 0 && shifts.returns(logRatio(at, exp, offset))) ? flag : 0;
     c[t] = cleanValue(at, exp, flag, isSpecial);
     // A quiet day outside a run leaves the tracker as it is: skip the call.
     if ((flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial)) {

@@ -15,6 +15,7 @@ import {
 } from '../kernels';
 import type { PercentChangeParams } from '../params';
 import type { Workspace } from '../workspace';
+import { explainedByYears, YEAR_DAYS, YearAdjustments } from '../year-before';
 
 const noise = new DayNoise();
 /**
@@ -30,6 +31,7 @@ function grow(a: Int8Array, n: number): Int8Array {
   return a.length >= n ? a : new Int8Array(Math.max(n, a.length * 2));
 }
 const shifts = new ShiftMemory();
+const years = new YearAdjustments();
 
 const PROFILE_WEEKS = 8;
 const PROFILE_DAYS = PROFILE_WEEKS * 7;
@@ -77,6 +79,7 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   noise.meanLevel = input.dayMean;
   noise.unit = input.unit;
   shifts.reset();
+  years.reset();
   let wd = weekdayOf(input.dayIndex0 + start);
   // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
   let runSign = 0;
@@ -103,9 +106,15 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     }
     // An isolated outlier only (yesterday was not one): its expectation rests on an actual value.
     outliers[t] = flag === 0 && cand !== 0 && (t === start || outliers[t - 1] === 0) ? 1 : 0;
+    // The way back from an accepted shift (a return to normal) and what the same time of the previous
+    // years showed are expected: such a day is handled as flagged in the baselines but not reported.
+    const explained =
+      flag !== 0 &&
+      (shifts.returns(logRatio(xt, exp)) ||
+        (t - YEAR_DAYS >= start && explainedByYears(input, e, t, exp, frac, k, noise, years)));
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
-    f[t] = exp >= minVolume ? flag : 0;
+    f[t] = exp >= minVolume && !explained ? flag : 0;
     const isSpecial = special !== null && special[t] !== 0;
     if (!isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(xt, exp)), xt, flag !== 0);
     let rebuilt = false;
@@ -164,6 +173,7 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     }
     wd = wd === 6 ? 0 : wd + 1;
   }
+  years.apply(e);
   return x;
 }
 
@@ -185,6 +195,7 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   noise.meanLevel = input.dayMean;
   noise.unit = input.unit;
   shifts.reset();
+  years.reset();
   // The run of same-sign flags (see RunTracker), kept in locals: this loop is the hot path.
   let runSign = 0;
   let runLength = 0;
@@ -218,9 +229,14 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     if (flag !== 0 && !noise.unusual(xt - exp, exp, k, t)) flag = 0;
     // Its expectation must rest on an actual value (not on another outlier's expectation).
     outliers[t] = flag === 0 && cand !== 0 && !usedOutlier ? 1 : 0;
+    // A return to normal or the same time of the previous years (see runDod).
+    const explained =
+      flag !== 0 &&
+      (shifts.returns(logRatio(xt, exp)) ||
+        (t - YEAR_DAYS >= start && explainedByYears(input, e, t, exp, frac, k, noise, years)));
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
-    f[t] = exp >= minVolume ? flag : 0;
+    f[t] = exp >= minVolume && !explained ? flag : 0;
     const isSpecial = special !== null && special[t] !== 0;
     if (!isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(xt, exp)), xt, flag !== 0);
     if (isSpecial) {
@@ -251,6 +267,7 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       c[t - 7] = x[t - 7];
     }
   }
+  years.apply(e);
   return x;
 }
 

@@ -56,6 +56,27 @@ class PeriodNoise {
     referencePeriods = 1,
   ): number {
     if (days <= 0 || predicted / days < input.material || predicted <= 0) return 0;
+    const judged = this.flagOf(actual, predicted, days, p, input, referencePeriods);
+    // Flagged periods stay out of the noise (like flagged days out of baselines), clipped so one
+    // odd period cannot dominate it.
+    if (judged === 0) {
+      const rel = Math.abs(actual / predicted - 1);
+      const cap = this.size > 0 ? (4 * this.sum) / this.size : rel;
+      this.push(this.size >= MIN_NOISE_PERIODS && rel > cap ? cap : rel);
+    }
+    return judged;
+  }
+
+  /** judge without recording: the same period against another prediction (see otherReferences). */
+  flagOf(
+    actual: number,
+    predicted: number,
+    days: number,
+    p: PeriodParams,
+    input: RunInput,
+    referencePeriods = 1,
+  ): number {
+    if (days <= 0 || !(predicted > 0) || predicted / days < input.material) return 0;
     const { daySigma, unit } = input;
     const flag = classifyPct(actual, predicted, p.percentualChange / 100);
     const rel = Math.abs(actual / predicted - 1);
@@ -70,14 +91,30 @@ class PeriodNoise {
       if (scale < MIN_RELATIVE_SCALE) scale = MIN_RELATIVE_SCALE;
       if (rel >= p.threshold * scale) judged = flag;
     }
-    // Flagged periods stay out of the noise (like flagged days out of baselines), clipped so one
-    // odd period cannot dominate it.
-    if (judged === 0) {
-      const cap = this.size > 0 ? (4 * this.sum) / this.size : rel;
-      this.push(this.size >= MIN_NOISE_PERIODS && rel > cap ? cap : rel);
-    }
     return judged;
   }
+}
+
+/**
+ * Returns are not events. A period is compared with its reference as it was; that alone would report
+ * the month after a month of drop as a rise. Two more references, used only for a period that is
+ * flagged or whose reference holds a cleaned period:
+ * - the **cleaned** reference: reference periods that were judged anomalous (or continued a judged
+ *   change) count as what was expected for them. A period that is normal against it is a return to
+ *   normal; one that is off against it but not against the raw reference continues a change (a level
+ *   that holds), and is cleaned in turn, so the eventual return is judged against the old normal.
+ * - the **reference before** (the period(s) before the reference: MOM the month before last, CW the
+ *   four weeks before the four): a period within the business threshold of it follows a reference that
+ *   was off without being judged itself (a drop week inside last month). Only the business threshold
+ *   is asked of it: the seasons of two periods back are not the noise the period is judged by.
+ * A period is reported only when the references available agree on its direction.
+ */
+const cleanedPeriods = { flags: new Uint8Array(64) };
+
+function cleanedFlags(count: number): Uint8Array {
+  if (cleanedPeriods.flags.length < count)
+    cleanedPeriods.flags = new Uint8Array(Math.max(count, cleanedPeriods.flags.length * 2));
+  return cleanedPeriods.flags;
 }
 
 const noise = new PeriodNoise();
@@ -139,6 +176,57 @@ function periodBounds(dayIndex0: number, n: number, months: number): Layout {
     l.n = n;
   }
   return l;
+}
+
+const cleanMean = new Float64Array(7);
+const scratchMean = new Float64Array(7);
+
+/**
+ * The prediction of the period at `slot` from the reference periods first..last: Σ over its weekdays of
+ * its days × the reference's mean of that weekday (a weekday the reference lacks at the reference's
+ * overall mean); the means go into `mean`. With `cleaned`, a cleaned reference period counts as what was
+ * expected for it (`clean`). NaN when the reference has no day.
+ */
+function predictPeriod(
+  ps: Float64Array,
+  pc: Float64Array,
+  clean: Float64Array | null,
+  cleaned: Uint8Array | null,
+  first: number,
+  last: number,
+  slot: number,
+  mean: Float64Array,
+): number {
+  let allSum = 0;
+  let allCnt = 0;
+  let predicted = 0;
+  let unmatched = 0;
+  for (let w = 0; w < 7; w++) {
+    let sw = 0;
+    let cw = 0;
+    for (let r = first; r <= last; r++) {
+      const i = r * 7 + w;
+      sw += cleaned !== null && clean !== null && cleaned[r] !== 0 ? clean[i] : ps[i];
+      cw += pc[i];
+    }
+    allSum += sw;
+    allCnt += cw;
+    if (cw > 0) {
+      const m = sw / cw;
+      mean[w] = m;
+      predicted += pc[slot + w] * m;
+    } else {
+      mean[w] = Number.NaN;
+      unmatched += pc[slot + w];
+    }
+  }
+  if (allCnt === 0) return Number.NaN;
+  const allMean = allSum / allCnt;
+  if (unmatched > 0) {
+    predicted += unmatched * allMean;
+    for (let w = 0; w < 7; w++) if (Number.isNaN(mean[w])) mean[w] = allMean;
+  }
+  return predicted;
 }
 
 /**
@@ -232,6 +320,10 @@ function comparePeriods(
     }
     jEnd = j + 1;
   }
+  const cleaned = cleanedFlags(jEnd);
+  cleaned.fill(0, 0, jEnd);
+  const pcl = ws.periodClean;
+  const meanC = cleanMean;
   for (let j = j0; j < jEnd; j++) {
     const a = b[j];
     if (a < start) continue;
@@ -242,48 +334,55 @@ function comparePeriods(
     const first = lag === 0 ? j - 4 : j - lag;
     const last = lag === 0 ? j - 1 : j - lag;
     if (first < 0 || b[first] < start) continue;
-    const r0 = first * 7;
-    const r1 = last * 7;
     const slot = j * 7;
-    let allSum = 0;
-    let allCnt = 0;
     let actual = 0;
-    let predicted = 0;
     let days = 0;
-    // Days of the period whose weekday the reference lacks: expected at the reference's overall mean.
-    let unmatched = 0;
     for (let w = 0; w < 7; w++) {
-      let sw = ps[r0 + w];
-      let cw = pc[r0 + w];
-      for (let r = r0 + 7; r <= r1; r += 7) {
-        sw += ps[r + w];
-        cw += pc[r + w];
-      }
-      allSum += sw;
-      allCnt += cw;
       actual += ps[slot + w];
       days += pc[slot + w];
-      if (cw > 0) {
-        const m = sw / cw;
-        mean[w] = m;
-        predicted += pc[slot + w] * m;
-      } else {
-        mean[w] = Number.NaN;
-        unmatched += pc[slot + w];
+    }
+    const predicted = predictPeriod(ps, pc, null, null, first, last, slot, mean);
+    if (Number.isNaN(predicted)) continue;
+    const judgedRaw = noise.judge(actual, predicted, days, p, input);
+    let judged = judgedRaw;
+    // Returns are not events (see cleanedPeriods): against the reference with its anomalous periods
+    // as expected, then against the reference before.
+    let anyClean = false;
+    for (let r = first; r <= last; r++) if (cleaned[r] !== 0) anyClean = true;
+    let cleanIt = judgedRaw !== 0;
+    let expMean = mean;
+    if (anyClean) {
+      const predictedC = predictPeriod(ps, pc, pcl, cleaned, first, last, slot, meanC);
+      const judgedC = noise.flagOf(actual, predictedC, days, p, input);
+      if (judgedC !== judgedRaw) judged = 0;
+      cleanIt = judgedC !== 0 && (judgedRaw === 0 || judgedRaw === judgedC);
+      expMean = meanC;
+    }
+    if (judged !== 0) {
+      const before = lag === 0 ? first - 4 : first - lag;
+      if (before >= 0 && b[before] >= start) {
+        const predictedB = predictPeriod(
+          ps,
+          pc,
+          pcl,
+          cleaned,
+          before,
+          lag === 0 ? first - 1 : last - lag,
+          slot,
+          scratchMean,
+        );
+        if (classifyPct(actual, predictedB, p.percentualChange / 100) !== judged) judged = 0;
       }
     }
-    if (allCnt === 0) continue;
-    const allMean = allSum / allCnt;
-    if (unmatched > 0) {
-      predicted += unmatched * allMean;
-      for (let w = 0; w < 7; w++) if (Number.isNaN(mean[w])) mean[w] = allMean;
+    if (cleanIt) {
+      cleaned[j] = 1;
+      for (let w = 0; w < 7; w++) pcl[slot + w] = expMean[w] * pc[slot + w];
     }
-    const judged = noise.judge(actual, predicted, days, p, input);
     // A reference that spans the flagged period before (cw: four weeks, mpy: a year) still holds the
     // old level: the same change would be reported again period after period. Only its first
     // period is reported (ChangePoint covers its duration).
-    const flag = continuation && judged !== 0 && judged === lastJudged && j === lastJ + 1 ? 0 : judged;
-    lastJudged = judged;
+    const flag = continuation && judged !== 0 && judgedRaw === lastJudged && j === lastJ + 1 ? 0 : judged;
+    lastJudged = judgedRaw;
     lastJ = j;
     if (flag !== 0) {
       ws.flagged = true;
@@ -320,6 +419,11 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
   noise.reset();
   let lastJudged = 0;
   let lastJ = -2;
+  // Returns are not events (see cleanedPeriods): weeks judged anomalous count as expected (their
+  // days' expectations in ws.clean) in later references.
+  const cleaned = cleanedFlags(count);
+  cleaned.fill(0, 0, count);
+  const clean = ws.clean;
   for (let j = 0; j + 1 < count; j++) {
     const a = b[j];
     if (a - 28 < start) continue;
@@ -333,10 +437,29 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
       actual += x[t];
       predicted += (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
     }
-    const judged = noise.judge(actual, predicted, stop - a, p, input, 4);
+    const days = stop - a;
+    const judgedRaw = noise.judge(actual, predicted, days, p, input, 4);
+    let judged = judgedRaw;
+    const anyClean = j >= 4 && (cleaned[j - 1] | cleaned[j - 2] | cleaned[j - 3] | cleaned[j - 4]) !== 0;
+    let cleanIt = judgedRaw !== 0;
+    if (anyClean) {
+      const predictedC = weeksBack(x, clean, cleaned, j, a, stop, 1);
+      const judgedC = noise.flagOf(actual, predictedC, days, p, input, 4);
+      if (judgedC !== judgedRaw) judged = 0;
+      cleanIt = judgedC !== 0 && (judgedRaw === 0 || judgedRaw === judgedC);
+    }
+    if (judged !== 0 && j >= 8 && a - 56 >= start) {
+      const predictedB = weeksBack(x, clean, cleaned, j, a, stop, 5);
+      if (classifyPct(actual, predictedB, p.percentualChange / 100) !== judged) judged = 0;
+    }
+    if (cleanIt) {
+      // The week as expected: its days from the reference with the reference's cleaned weeks as expected.
+      cleaned[j] = 1;
+      for (let t = a; t < stop; t++) clean[t] = dayBack(x, clean, cleaned, j, t, 1);
+    }
     // The same change seen again against a reference that still holds the old level (see above).
-    const flag = judged !== 0 && judged === lastJudged && j === lastJ + 1 ? 0 : judged;
-    lastJudged = judged;
+    const flag = judged !== 0 && judgedRaw === lastJudged && j === lastJ + 1 ? 0 : judged;
+    lastJudged = judgedRaw;
     lastJ = j;
     if (flag !== 0) {
       ws.flagged = true;
@@ -348,6 +471,38 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
     }
   }
   return x;
+}
+
+/** Day t's mean over the four same weekdays of weeks j - from - 3 .. j - from, cleaned weeks as expected. */
+function dayBack(
+  x: Float64Array,
+  clean: Float64Array,
+  cleaned: Uint8Array,
+  j: number,
+  t: number,
+  from: number,
+): number {
+  let sum = 0;
+  for (let k = from; k < from + 4; k++) {
+    const u = t - 7 * k;
+    sum += cleaned[j - k] !== 0 ? clean[u] : x[u];
+  }
+  return sum / 4;
+}
+
+/** The prediction of week j's days [a, stop) from the four weeks `from` .. from + 3 weeks back (dayBack). */
+function weeksBack(
+  x: Float64Array,
+  clean: Float64Array,
+  cleaned: Uint8Array,
+  j: number,
+  a: number,
+  stop: number,
+  from: number,
+): number {
+  let predicted = 0;
+  for (let t = a; t < stop; t++) predicted += dayBack(x, clean, cleaned, j, t, from);
+  return predicted;
 }
 
 export const mom: DetectorImpl<'mom'> = {

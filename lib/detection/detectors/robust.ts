@@ -21,6 +21,7 @@ import { QuartileWindow } from '../quartile-window';
 import type { SortedWindow } from '../sorted-window';
 import type { DtParams, SpikeParams } from '../params';
 import type { Workspace } from '../workspace';
+import { leastSurprise, YEAR_DAYS, YearAdjustments, yearFactor } from '../year-before';
 
 /** Noise below this share of the level is treated as this share, so flat series stay sane. */
 const MIN_RELATIVE_SCALE = 0.01;
@@ -40,6 +41,7 @@ const tailNoise = new DayNoise();
 /** DT's tail test in robust standard deviations at the default sensitivity 3 (it scales with it). */
 const DT_TAIL_K = 3.5 / 3;
 const quartiles = new QuartileWindow(64);
+const years = new YearAdjustments();
 
 const WARMUP_THRESHOLD = 3.5;
 /**
@@ -49,6 +51,8 @@ const WARMUP_THRESHOLD = 3.5;
  * strong evidence as one day twice as far out; one such day alone is still noise.
  */
 const PAIR_FACTOR = Math.SQRT1_2;
+/** DT: the business threshold it does not have, for the least move a previous year must show (year-before.ts leastSurprise). */
+const DT_LEAST_SURPRISE = 0.2;
 /** DT: a count must differ from its expectation by this many sqrt(expected) (Poisson noise). */
 const POISSON_K = 3;
 const WARMUP_MIN_REL = 0.2;
@@ -238,6 +242,68 @@ function expectationVariance(weeks: number): number {
 /** expectationVariance of the running detector (set per run; spikeZ reads it). */
 let poissonSpread = 1;
 
+/**
+ * Whether a spike still stands against an expectation that includes the same time of the previous
+ * years (year-before.ts): its z-score scaled to the change left, the business threshold and the tail
+ * test again. Either way the day's expectation includes the years before from now on (reported against
+ * it when it stands; a chart shows it).
+ */
+function spikeBeyondYears(
+  input: RunInput,
+  e: Float64Array,
+  t: number,
+  exp: number,
+  z: number,
+  minRel: number,
+  threshold: number,
+): boolean {
+  const xt = input.x[t];
+  const r0 = logRatio(xt, exp);
+  const s = yearFactor(input.x, e, input.special, input.start, input.dayIndex0, t, r0, leastSurprise(minRel));
+  if (s === 0) return true;
+  const expected = exp * Math.exp(s);
+  const r = xt - expected;
+  const left = Math.abs(z * (r / (xt - exp)));
+  // The day's expectation includes the years before, reported or not (a chart shows it so).
+  years.add(t, s);
+  return (
+    left > threshold &&
+    Math.abs(r) >= minRel * Math.abs(expected) &&
+    tailNoise.unusual(r, expected, threshold, t)
+  );
+}
+
+/** DT's counterpart of spikeBeyondYears: the fences, the count test and the tail test against the adjusted expectation. */
+function dtBeyondYears(
+  input: RunInput,
+  e: Float64Array,
+  t: number,
+  exp: number,
+  sensitivity: number,
+): boolean {
+  const xt = input.x[t];
+  const r0 = logRatio(xt, exp);
+  // DT has no business threshold of its own: a year shows a move of at least DT_LEAST_SURPRISE.
+  const s = yearFactor(
+    input.x,
+    e,
+    input.special,
+    input.start,
+    input.dayIndex0,
+    t,
+    r0,
+    leastSurprise(DT_LEAST_SURPRISE),
+  );
+  if (s === 0) return true;
+  const expected = exp * Math.exp(s);
+  years.add(t, s);
+  return (
+    quartiles.flag(xt / expected - 1) !== 0 &&
+    Math.abs(xt - expected) >= POISSON_K * Math.sqrt(expected * input.unit) &&
+    tailNoise.unusual(xt - expected, expected, DT_TAIL_K * sensitivity, t)
+  );
+}
+
 function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array {
   const { x, special, start, end } = input;
   const e = ws.expected;
@@ -261,6 +327,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   tailNoise.meanLevel = input.dayMean;
   tailNoise.unit = input.unit;
   level.invalidate();
+  years.reset();
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
   let pendingDay = -1;
@@ -280,8 +347,16 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
       const z = spikeZ(r, exp, win, k, threshold, input.unit);
       flag = z > threshold ? 1 : z < -threshold ? -1 : 0;
       // One of the series' usual bursts is not reported, but stays out of the baseline.
-      if (flag !== 0 && tailNoise.unusual(r, exp, threshold, t)) report = flag;
-      else if (!isSpecial) {
+      if (flag !== 0 && tailNoise.unusual(r, exp, threshold, t)) {
+        report = flag;
+        // A return to normal after an accepted shift, or what the same time of the previous years
+        // showed, is expected (handled as flagged, as then).
+        if (
+          shifts.returns(logRatio(xt, exp)) ||
+          (t - YEAR_DAYS >= start && !spikeBeyondYears(input, e, t, exp, z, minRel, threshold))
+        )
+          report = 0;
+      } else if (!isSpecial) {
         weak = z > k ? 1 : z < -k ? -1 : 0;
         if (weak !== 0 && !tailNoise.unusual(r, exp, k, t)) weak = 0;
         if (weak !== 0 && pendingDay === t - 1 && pendingSign === weak) {
@@ -318,6 +393,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
       level.invalidate();
     }
   }
+  years.apply(e);
   return x;
 }
 
@@ -341,6 +417,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   tailNoise.meanLevel = input.dayMean;
   tailNoise.unit = input.unit;
   level.invalidate();
+  years.reset();
   const warmEnd = openWarmup(input, span, ws);
   if (warmEnd < end) warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
   for (let t = warmEnd; t < end; t++) {
@@ -357,6 +434,13 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
         flag = win.flag(rel);
         // One of the series' usual bursts is not reported, but stays out of the baseline.
         if (flag !== 0 && tailNoise.unusual(xt - exp, exp, DT_TAIL_K * p.sensitivity, t)) report = flag;
+        // A return to normal, or what the same time of the previous years showed, is expected.
+        if (
+          report !== 0 &&
+          (shifts.returns(logRatio(xt, exp)) ||
+            (t - YEAR_DAYS >= start && !dtBeyondYears(input, e, t, exp, p.sensitivity)))
+        )
+          report = 0;
       }
       if (!isSpecial) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt, report !== 0);
     }
@@ -383,6 +467,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
       level.invalidate();
     }
   }
+  years.apply(e);
   return x;
 }
 

@@ -88,12 +88,13 @@ describe(`feedback in detection on ${backendName}`, () => {
     expect([...(flags.get(8)?.aloneUnconfirmed ?? [])]).toEqual([3, 0, 0, 0, 0]);
   });
 
-  it('a confirmed incident no longer distorts the next week: the false drop after it goes away', async () => {
+  it('a confirmed incident does not distort the next week, and stays reported itself', async () => {
     const id = await loadedDetectionView(t.db, source, view('fb_cw', 'cw'));
     await detect(id);
     const before = brief(await storedAnomalies(t.db, id, ['country']));
-    // The incident week raised the four-week reference of the week after it: a drop that is not one.
-    expect(before).toContain('CZ CW 2024-02-12..2024-02-18 Negative');
+    // The incident week raised the four-week reference of the week after it; judged against the
+    // incident week as it was expected, the week after is no drop (returns are not events).
+    expect(before).not.toContain('CZ CW 2024-02-12..2024-02-18 Negative');
     expect(before).toContain('CZ CW 2024-02-05..2024-02-11 Positive');
     const fb = await putFeedback(t.db, admin, {
       dataViewId: id,

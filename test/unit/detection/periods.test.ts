@@ -32,8 +32,29 @@ describe('mom', () => {
       changeCum: 1500,
       result: 'Positive',
     });
-    // The month after compares with the raised month, so the return to normal is reported too.
-    expect(anomalies[1]).toMatchObject({ startDate: '2024-05-01', result: 'Negative' });
+    // The month after is back to normal: against April as it was expected it is no change, so the
+    // return is not reported as a fall.
+    expect(anomalies).toHaveLength(1);
+  });
+
+  it('does not report the months after a lasting change, nor its return, and judges the return by the old normal', () => {
+    const level = (d: string) => (d >= '2024-04' && d < '2024-07' ? 50 : 100);
+    const input = byDate('2023-12-01', '2024-10-31', level);
+    const anomalies = detectSeries(input, [{ type: 'mom' }]);
+    expect(anomalies.map((a) => [a.startDate, a.result])).toEqual([['2024-04-01', 'Negative']]);
+    // A real fall after the return is still a fall.
+    const again = byDate('2023-12-01', '2024-10-31', (d) => (d.startsWith('2024-09') ? 40 : level(d)));
+    expect(detectSeries(again, [{ type: 'mom' }]).map((a) => [a.startDate, a.result])).toEqual([
+      ['2024-04-01', 'Negative'],
+      ['2024-09-01', 'Negative'],
+    ]);
+  });
+
+  it('does not report the month after a drop week as a rise', () => {
+    const input = byDate('2023-12-01', '2024-08-31', (d) =>
+      d >= '2024-06-03' && d <= '2024-06-09' ? 40 : 100,
+    );
+    expect(detectSeries(input, [{ type: 'mom' }])).toEqual([]);
   });
 
   it('normalises weekday mix: January with five Mondays and February with four are both normal', () => {
@@ -85,13 +106,11 @@ describe('one anomaly per period', () => {
       input.dayIndex0 + 200,
     );
     const plain = detectSeries(input, [{ type: 'mom', params: { useSpecialDates: false } }], { calendar });
-    expect(plain.map((a) => [a.startDate, a.result])).toEqual([
-      ['2024-03-01', 'Negative'],
-      ['2024-04-01', 'Positive'],
-    ]);
+    // April's recovery is a return to normal, not a rise.
+    expect(plain.map((a) => [a.startDate, a.result])).toEqual([['2024-03-01', 'Negative']]);
     const special = detectSeries(input, [{ type: 'mom', params: { useSpecialDates: true } }], { calendar });
-    // March (7 special days of 31) is explained; April's recovery is not a negative, so it stays.
-    expect(special.map((a) => [a.startDate, a.result])).toEqual([['2024-04-01', 'Positive']]);
+    // March (7 special days of 31) is explained; April returns to normal.
+    expect(special).toEqual([]);
   });
 
   it('does not judge a sparse series of 0-3 a day', () => {
