@@ -32,6 +32,10 @@ export interface AssembleInput {
   /** Calendar flags aligned with values when useSpecialDates is on. */
   special: Uint8Array | null;
   total: Float64Array | undefined;
+  /** The series' numbers whose share of `total` is the share % (default values; a ratio's value measure). */
+  shareOf?: Float64Array;
+  /** A ratio's events per day: actual and predicted are then averages per event over the anomaly's days. */
+  weights?: Float64Array;
   start: number;
   scanFrom: number;
   end: number;
@@ -59,7 +63,8 @@ function signAt(flags: Int8Array, special: Uint8Array, u: number, split: boolean
 }
 
 export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
-  const { flags, expected, actual, values, total, special, end } = a;
+  const { flags, expected, actual, total, special, end, weights } = a;
+  const values = a.shareOf ?? a.values;
   const words = flags.byteOffset === 0 && a.flagWords?.buffer === flags.buffer ? a.flagWords : undefined;
   const mode = a.params.mode;
   // Cardinality counts children: its materiality is minChange, not a volume.
@@ -116,20 +121,29 @@ export function assembleAnomalies(a: AssembleInput, out: AnomalyOut): void {
       let judged = 0;
       let own = 0;
       let all = 0;
+      // A ratio's figures are per event: Σ value ÷ Σ count over the judged days (weights: the counts).
+      let events = 0;
       for (let u = t; u < stop; u++) {
         const e = expected[u];
         if (!Number.isNaN(e)) {
-          act += actual[u];
-          pred += e;
+          const w = weights === undefined ? 1 : weights[u];
+          act += w * actual[u];
+          pred += w * e;
+          events += w;
           judged++;
         }
         own += shareFromExpected ? (!Number.isNaN(e) ? e : 0) : values[u];
         if (total !== undefined) all += total[u];
       }
       const duration = stop - t;
-      // Figures are per day over the judged days; change cum is the total change over them.
-      const actDay = judged > 0 ? act / judged : 0;
-      const predDay = judged > 0 ? pred / judged : 0;
+      // Figures are per day (a ratio's per event) over the judged days; change cum is the total change
+      // over them.
+      const actDay = events > 0 ? act / events : 0;
+      const predDay = events > 0 ? pred / events : 0;
+      if (weights !== undefined) {
+        act = actDay * judged;
+        pred = predDay * judged;
+      }
       if (judged === 0 || (minVolume > 0 && Math.max(actDay, predDay) < minVolume)) keep = false;
       if (keep) {
         if (stop > a.scanFrom) {

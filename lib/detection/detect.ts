@@ -7,7 +7,7 @@ import { ValidationError } from '../shared/errors';
 import { AnomalyColumns, type AnomalyOut } from './anomaly-columns';
 import { assembleAnomalies } from './assemble';
 import type { DetectorImpl, RunInput } from './detector';
-import { materialLevel } from './materiality';
+import { materialLevel, ratioMinEvents } from './materiality';
 import { type AnyDetectorParams, type DetectorType, resolveParams } from './params';
 import { getDetector } from './registry';
 import type { AnomalyDraft, DetectionContext, DetectorConfig, SeriesId, SeriesInput, Skip } from './types';
@@ -90,7 +90,11 @@ export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesW
   const analysed = end - start;
   // Days without data are missing data only in a series that has data on nearly every day; in a
   // sparse one (a leaf without bookings on many days) they are zeros, and evidence.
-  const sparse = analysed > 0 && missingBefore + missingDays > SPARSE_MISSING_SHARE * analysed;
+  // A ratio has no value on a day without events: such a day is never a zero.
+  const sparse =
+    input.measureKind !== 'ratio' &&
+    analysed > 0 &&
+    missingBefore + missingDays > SPARSE_MISSING_SHARE * analysed;
   return {
     start,
     scanFrom,
@@ -100,6 +104,38 @@ export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesW
     presentSum,
     firstMissing: sparse ? end : firstMissing,
   };
+}
+
+/**
+ * Detectors that judge a ratio: gap (its presence is the value's), mix (a ratio is no share of its
+ * parent's) and cardinality (it counts children with a value) do not.
+ */
+export const RATIO_TYPES: ReadonlySet<DetectorType> = new Set([
+  'dod',
+  'wow',
+  'mom',
+  'qoq',
+  'mpy',
+  'cw',
+  'spike',
+  'changepoint',
+  'dt',
+  'peer',
+]);
+
+/** The mean of a ratio's weights (events a day) over the days with data in [from, to); 0 without weights. */
+function meanWeight(input: SeriesInput, from: number, to: number): number {
+  const weights = input.weights;
+  if (weights === undefined) return 0;
+  const present = input.present;
+  let sum = 0;
+  let days = 0;
+  for (let t = from; t < to; t++) {
+    if (present !== undefined && present[t] === 0) continue;
+    sum += weights[t];
+    days++;
+  }
+  return days > 0 ? sum / days : 0;
 }
 
 /** Why a detector will not run on this series, or null when it will. */
@@ -118,6 +154,17 @@ export function skipReason(input: SeriesInput, d: ResolvedDetector, w: SeriesWin
       reason: 'gap-amount',
       message: `${pct}% of the scanned days have no data (limit ${p.maxMissingPct}%)`,
     };
+  }
+  if (input.measureKind === 'ratio') {
+    if (!RATIO_TYPES.has(d.type))
+      return { reason: 'not-for-measure', message: `${d.type} does not judge a ratio of two measures` };
+    const events = meanWeight(input, w.scanFrom, w.end);
+    const need = ratioMinEvents(p.minVolume);
+    if (events < need)
+      return {
+        reason: 'few-events',
+        message: `${events.toFixed(1)} events a day on average behind the ratio, fewer than ${need}`,
+      };
   }
   const avg = w.presentSum / w.presentDays;
   if (p.minValue !== undefined && avg < p.minValue) {
@@ -265,6 +312,8 @@ export function runDetector(
     material: materialLevel(input.measureKind ?? 'events', d.params.minVolume, unitOf(input), () =>
       totalLevel(input, w, ws),
     ),
+    weights: input.measureKind === 'ratio' ? input.weights : undefined,
+    weightRef: input.measureKind === 'ratio' ? meanWeight(input, w.start, w.end) : 0,
   };
   ws.flagged = true;
   const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
@@ -287,6 +336,8 @@ export function runDetector(
       flagWords: ws.flagWords,
       special,
       total: input.totalValues,
+      shareOf: input.shareOf,
+      weights: runInput.weights,
       start: w.start,
       scanFrom: w.scanFrom,
       end: w.end,

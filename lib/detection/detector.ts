@@ -35,6 +35,12 @@ export interface RunInput {
    * reported, a period expected below it per day is not judged, an anomaly below it is dropped.
    */
   material: number;
+  /**
+   * A ratio's events per day (SeriesInput.weights) and their mean over the analysed days with data:
+   * the noise tests weigh a day's residual by sqrt(weights[t] / weightRef). Undefined otherwise.
+   */
+  weights: Float64Array | undefined;
+  weightRef: number;
 }
 
 export type RequiredInput = 'present' | 'parentValues' | 'peerChange' | 'cardinality';

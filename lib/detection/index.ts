@@ -5,6 +5,7 @@ export type { PeerBaseline, PeerBaselineOptions } from './baselines';
 export {
   detectSeries,
   detectShard,
+  RATIO_TYPES,
   resolveDetectors,
   runDetector,
   seriesWindow,

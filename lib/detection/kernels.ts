@@ -98,6 +98,28 @@ export class DayNoise {
   /** The series' mean (RunInput.dayMean). */
   meanLevel = 0;
   /**
+   * A ratio's events per day and their mean (RunInput.weights, weightRef): a day's residual is that
+   * of an average of its events, so it is weighed by sqrt(weights[t] / weightRef) before it is
+   * recorded or judged (a day of few bookings is a noisy average rate), and the floor in the series'
+   * units grows by sqrt(weightRef / weights[t]). Null: every day weighs the same.
+   */
+  weights: Float64Array | null = null;
+  weightRef = 0;
+
+  /** Sets the weights of a run (RunInput.weights, weightRef). */
+  weigh(weights: Float64Array | undefined, weightRef: number): void {
+    this.weights = weights !== undefined && weightRef > 0 ? weights : null;
+    this.weightRef = weightRef;
+  }
+
+  /** The factor by which day t's log residual is weighed (1 without weights). */
+  private weightAt(t: number): number {
+    const w = this.weights;
+    if (w === null) return 1;
+    const v = w[t];
+    return v > 0 ? Math.sqrt(v / this.weightRef) : 0;
+  }
+  /**
    * Per day: the absolute log residual r of a judged day (-2 - r when it was flagged), -1 for a day
    * not judged; and its value.
    */
@@ -121,6 +143,7 @@ export class DayNoise {
    * bursts are reported at first learns that they are usual.
    */
   record(t: number, absLog: number, value: number, flagged: boolean): void {
+    if (this.weights !== null) absLog *= this.weightAt(t);
     if (!(absLog >= 0)) return;
     this.res[t] = flagged ? -2 - absLog : absLog;
     this.val[t] = value;
@@ -131,14 +154,15 @@ export class DayNoise {
    * upper tail would otherwise hide every drop), and in the series' units against the floor.
    */
   unusual(diff: number, exp: number, k: number, t: number): boolean {
-    const d = Math.abs(logRatio(exp + diff, exp, this.logOffset));
+    const raw = Math.abs(logRatio(exp + diff, exp, this.logOffset));
     // The floors first: most changes that fail them need no look at the records.
     let least = NOISE_MIN_RELATIVE;
     if (this.poisson && this.unit > 0) {
       const poisson = Math.sqrt(this.unit / Math.abs(exp));
       if (least < poisson) least = poisson;
     }
-    if (!(d >= k * least)) return false;
+    if (!(raw >= k * least)) return false;
+    const d = this.weights === null ? raw : raw * this.weightAt(t);
     const res = this.res;
     const lo = Math.max(this.from, t - TAIL_DAYS);
     const near = t - NOISE_MEMORY;
@@ -190,7 +214,11 @@ export class DayNoise {
     if (s < tail) s = tail;
     if (!(d >= k * s)) return false;
     let floor = this.absFloor;
-    if (floor > 0 && this.meanLevel > 0 && nearN > 0)
+    if (this.weights !== null) {
+      // A ratio's day noise is that of an average of its events.
+      const w = this.weightAt(t);
+      if (floor > 0) floor = w > 0 ? floor / w : Number.POSITIVE_INFINITY;
+    } else if (floor > 0 && this.meanLevel > 0 && nearN > 0)
       floor *= Math.sqrt(Math.max(0, levelSum / nearN) / this.meanLevel);
     return Math.abs(diff) >= k * floor;
   }

@@ -10,8 +10,12 @@
  *   view's count varies: `valuePerEvent` is Σ value / Σ count): Poisson floors and minVolume in events.
  * - `amount`: the value measure of a view whose count is constant: no Poisson floor; materiality a
  *   share of the view's total (or minVolume, when set, in the value's own unit).
+ * - `ratio`: value ÷ count per day (an average per event: the average rate, the average basket). No
+ *   Poisson floor; each day's noise shrinks with the events behind it (SeriesInput.weights: a day of
+ *   few bookings is a noisy average), and the series is judged only when it has minVolume events a day
+ *   on average (ratioMinEvents). Days without events have no ratio: they are days without data.
  */
-export type MeasureKind = 'events' | 'amount';
+export type MeasureKind = 'events' | 'amount' | 'ratio';
 
 /** Materiality of counts when minVolume is not set: this many events a day. */
 export const DEFAULT_MIN_EVENTS = 10;
@@ -36,8 +40,15 @@ export function materialLevel(
   perEvent: number,
   totalLevel: () => number,
 ): number {
+  // A ratio is judged by the events behind it (ratioMinEvents, and the noise of each day), not by its level.
+  if (kind === 'ratio') return 0;
   if (kind === 'events') return (minVolume ?? DEFAULT_MIN_EVENTS) * perEvent;
   if (minVolume !== undefined) return minVolume;
   const level = totalLevel();
   return level > 0 && Number.isFinite(level) ? AMOUNT_MATERIAL_SHARE * level : 0;
+}
+
+/** Events a day a ratio series needs on average (over its scanned days with data) to be judged at all. */
+export function ratioMinEvents(minVolume: number | undefined): number {
+  return minVolume ?? DEFAULT_MIN_EVENTS;
 }

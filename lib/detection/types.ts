@@ -54,6 +54,18 @@ export interface SeriesInput {
    * does not depend on the unit it is expressed in.
    */
   measureKind?: MeasureKind;
+  /**
+   * With measureKind `ratio`: the events behind each day's ratio (the count measure), aligned with
+   * values. A day's noise is taken as that of an average of its events (it shrinks with
+   * sqrt(events)), and the anomaly's actual and expected values are averages per event (Σ value ÷
+   * Σ count over its days).
+   */
+  weights?: Float64Array;
+  /**
+   * The series' own numbers whose share of totalValues is the anomaly's share % (default values): a
+   * ratio's share is that of its value measure in the view's total value.
+   */
+  shareOf?: Float64Array;
 }
 
 export interface DetectorConfig<T extends DetectorType = DetectorType> {
@@ -93,6 +105,8 @@ export interface AnomalyDraft {
 
 export type SkipReason =
   | 'no-data'
+  | 'few-events'
+  | 'not-for-measure'
   | 'gap-amount'
   | 'average-below-min'
   | 'average-above-max'

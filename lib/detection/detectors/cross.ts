@@ -65,6 +65,7 @@ function runCross(
   // The day's own noise (the expectation is a mean of weeks); cardinality counts children instead.
   noise.absFloor = kind === KIND_CARDINALITY ? 0 : input.daySigma;
   noise.meanLevel = input.dayMean;
+  noise.weigh(input.weights, input.weightRef);
   shifts.reset();
   const warmEnd = Math.min(end, start + span);
   for (let t = start; t < warmEnd; t++) c[t] = special !== null && special[t] !== 0 ? Number.NaN : actual[t];

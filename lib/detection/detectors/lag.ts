@@ -77,6 +77,7 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   // The expectation is one other day: the difference of two days' noise.
   noise.absFloor = Math.SQRT2 * input.daySigma;
   noise.meanLevel = input.dayMean;
+  noise.weigh(input.weights, input.weightRef);
   noise.unit = input.unit;
   shifts.reset();
   years.reset();
@@ -193,6 +194,7 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
   // The expectation is one other day: the difference of two days' noise.
   noise.absFloor = Math.SQRT2 * input.daySigma;
   noise.meanLevel = input.dayMean;
+  noise.weigh(input.weights, input.weightRef);
   noise.unit = input.unit;
   shifts.reset();
   years.reset();

@@ -85,8 +85,14 @@ class PeriodNoise {
       let scale = (MEAN_ABS_TO_SIGMA * this.sum) / this.size;
       const poisson = Math.sqrt((unit * (1 + 1 / referencePeriods)) / predicted);
       if (scale < poisson) scale = poisson;
-      // The series' own day noise summed over the period, on both sides of the comparison.
-      const own = (daySigma * Math.sqrt(2 * days)) / predicted;
+      // The series' own day noise summed over the period, on both sides of the comparison (a ratio's:
+      // the relative noise of a day's average, over the period's days).
+      const own =
+        input.weights !== undefined
+          ? input.dayMean > 0
+            ? (daySigma / input.dayMean) * Math.sqrt(2 / days)
+            : 0
+          : (daySigma * Math.sqrt(2 * days)) / predicted;
       if (scale < own) scale = own;
       if (scale < MIN_RELATIVE_SCALE) scale = MIN_RELATIVE_SCALE;
       if (rel >= p.threshold * scale) judged = flag;
@@ -178,6 +184,14 @@ function periodBounds(dayIndex0: number, n: number, months: number): Layout {
   return l;
 }
 
+/** Days of [a, stop) that are not special. */
+function daysOf(special: Uint8Array | null, a: number, stop: number): number {
+  if (special === null) return stop - a;
+  let n = 0;
+  for (let t = a; t < stop; t++) if (special[t] === 0) n++;
+  return n;
+}
+
 const cleanMean = new Float64Array(7);
 const scratchMean = new Float64Array(7);
 
@@ -243,7 +257,7 @@ function comparePeriods(
   lag: number,
   continuation: boolean,
 ): Float64Array {
-  const { x, special, start, end, dayIndex0 } = input;
+  const { x, special, start, end, dayIndex0, weights } = input;
   const e = ws.expected;
   const f = ws.flags;
   const b = layout.bounds;
@@ -271,7 +285,17 @@ function comparePeriods(
       pc[slot + w] = 0;
     }
     let wd = (wd0 + from) % 7;
-    if (special === null) {
+    if (weights !== undefined) {
+      // A ratio: each slot sums value (ratio × events) and events, so that a weekday's mean is per
+      // event (Σ value ÷ Σ count) and the period's actual is its value (a day without events adds 0).
+      for (let t = from; t < to; t++) {
+        if (special === null || special[t] === 0) {
+          ps[slot + wd] += x[t] * weights[t];
+          pc[slot + wd] += weights[t];
+        }
+        wd = wd === 6 ? 0 : wd + 1;
+      }
+    } else if (special === null) {
       // Whole weeks in seven running sums (registers, not memory), then the days left over; each
       // weekday still adds its days in date order.
       let l0 = 0;
@@ -341,6 +365,8 @@ function comparePeriods(
       actual += ps[slot + w];
       days += pc[slot + w];
     }
+    // A ratio's slots count events: its days are the period's own (less the special ones).
+    if (weights !== undefined) days = daysOf(special, a, stop);
     const predicted = predictPeriod(ps, pc, null, null, first, last, slot, mean);
     if (Number.isNaN(predicted)) continue;
     const judgedRaw = noise.judge(actual, predicted, days, p, input);
@@ -542,7 +568,8 @@ export const cw: DetectorImpl<'cw'> = {
   minHistory: () => 35,
   run: (input, p, ws) => {
     const layout = periodBounds(input.dayIndex0, input.x.length, 0);
-    return input.special === null
+    // A ratio's weeks are sums per event: the general path weighs them.
+    return input.special === null && input.weights === undefined
       ? compareWeeksPlain(input, p, ws, layout)
       : comparePeriods(input, p, ws, layout, 0, true);
   },

@@ -325,6 +325,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   // The day's own noise and that of a mean of a few weeks.
   tailNoise.absFloor = 1.1 * input.daySigma;
   tailNoise.meanLevel = input.dayMean;
+  tailNoise.weigh(input.weights, input.weightRef);
   tailNoise.unit = input.unit;
   level.invalidate();
   years.reset();
@@ -415,6 +416,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   // The day's own noise and that of a mean of a few weeks.
   tailNoise.absFloor = 1.1 * input.daySigma;
   tailNoise.meanLevel = input.dayMean;
+  tailNoise.weigh(input.weights, input.weightRef);
   tailNoise.unit = input.unit;
   level.invalidate();
   years.reset();

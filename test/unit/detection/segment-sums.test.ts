@@ -68,6 +68,8 @@ describe('segment sums', () => {
             dayMean: 0,
             unit: 1,
             material: 0,
+            weights: undefined,
+            weightRef: 0,
             present: undefined,
             special,
             start,
