@@ -5,6 +5,7 @@
  *   npx tsx scripts/eval.ts --real               real datasets through the service's load → process path
  *   npx tsx scripts/eval.ts --cube               small hotel cube through the service (volume, injections, ranking)
  *   npx tsx scripts/eval.ts --hotel              hotel-size cube (minutes; PGlite on disk)
+ *   npx tsx scripts/eval.ts --retail             the second cube (retail, generated differently): incidents
  *   npx tsx scripts/eval.ts --synthetic          the per-type precision/recall on generated views
  *
  * Options: --datasets page_views,pedestrians,births; --views N and --seed S (synthetic);
@@ -16,6 +17,7 @@ import os from 'node:os';
 import { loadRealDatasets } from './eval/datasets';
 import { evaluateDataset, type RealResult, renderReal, runEngine, runService, variantsOf } from './eval/real';
 import { type CubeResult, cubeTargets, renderCube, runCube } from './eval/cube';
+import { incidentTargets, renderIncidents, runRetailCube } from './eval/incidents';
 import { writeSection } from './eval/report';
 import { openServiceEnv } from './eval/service';
 import { HOTEL_CUBE, SMALL_CUBE } from './synthetic/cube';
@@ -26,6 +28,7 @@ interface Args {
   synthetic: boolean;
   cube: boolean;
   hotel: boolean;
+  retail: boolean;
   fast: boolean;
   datasets?: string[];
   views: number;
@@ -40,12 +43,14 @@ function parseArgs(argv: string[]): Args {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const has = (name: string) => argv.includes(name);
-  const anySelected = has('--real') || has('--synthetic') || has('--cube') || has('--hotel');
+  const anySelected =
+    has('--real') || has('--synthetic') || has('--cube') || has('--hotel') || has('--retail');
   return {
     real: has('--real') || !anySelected,
     synthetic: has('--synthetic') || !anySelected,
     cube: has('--cube') || !anySelected,
     hotel: has('--hotel'),
+    retail: has('--retail'),
     fast: has('--fast'),
     datasets: get('--datasets')?.split(','),
     views: Number(get('--views') ?? 60),
@@ -140,11 +145,29 @@ async function main() {
       if (args.hotel) cubes.push(await runCube(env, 'cube_hotel', HOTEL_CUBE));
       for (const c of cubes)
         for (const t of cubeTargets(c)) targets.push({ area: `cube ${c.name} (${c.series} series)`, ...t });
+      // Incident targets are set for a hotel-size cube (issue 28).
+      for (const c of cubes.filter((x) => x.name === 'cube_hotel'))
+        for (const t of incidentTargets(c.incidents))
+          targets.push({ area: `incidents ${c.name} (${c.series} series)`, ...t });
       parts.push(
         '### Synthetic hotel cube through the service: volume, injections found, ranking',
         '',
         ...cubes.map(renderCube),
+        '### Incidents (issue 28)',
+        '',
+        ...cubes.map((c) => renderIncidents(c.incidents)),
       );
+    } finally {
+      await env.stop();
+    }
+  }
+  if (args.retail) {
+    const env = await openServiceEnv({ onDisk: true });
+    try {
+      const r = await runRetailCube(env);
+      for (const t of incidentTargets(r))
+        targets.push({ area: `incidents ${r.name} (${r.series} series)`, ...t });
+      parts.push('### Incidents of the second cube (retail, generated differently)', '', renderIncidents(r));
     } finally {
       await env.stop();
     }

@@ -23,6 +23,8 @@ export interface MemberRecord {
   predictedValue: number | null;
   /** Total change over the window. */
   changeCum: number | null;
+  /** Share of the view's total of the same measure over the window, percent (null when unknown). */
+  sharePct?: number | null;
   sin: number | null;
 }
 
@@ -69,14 +71,35 @@ export function inUnits(r: Pick<MemberRecord, 'type'>): boolean {
 const relativeChange = (r: MemberRecord) =>
   r.predictedValue && r.actualValue !== null ? r.actualValue / Math.abs(r.predictedValue) - 1 : 0;
 
-const daily = (r: MemberRecord) => (r.changeCum ?? 0) / Math.max(1, r.endDay - r.startDay + 1);
+const days = (r: MemberRecord) => r.endDay - r.startDay + 1;
+const daily = (r: MemberRecord) => (r.changeCum ?? 0) / Math.max(1, days(r));
 
-/** True when the specific record's daily change is at least `min` of the broad one's, in the same direction. */
-function explains(specific: MemberRecord, broad: MemberRecord, min: number): boolean {
-  const b = daily(broad);
-  const s = daily(specific);
-  if (b === 0) return false;
-  return s / b >= min;
+/** Days the two windows share (0 when they only touch). */
+function overlapDays(a: MemberRecord, b: MemberRecord): number {
+  return Math.max(0, Math.min(a.endDay, b.endDay) - Math.max(a.startDay, b.startDay) + 1);
+}
+
+/**
+ * True when `part`'s change over the days it shares with `whole` (at least one: windows that touch) is
+ * at least `min` of `whole`'s change over its whole window, in the same direction (both on one measure).
+ * A three-day spike does not explain a quarter's change; a gap explains the week it emptied.
+ */
+function explains(part: MemberRecord, whole: MemberRecord, min: number): boolean {
+  const total = whole.changeCum ?? 0;
+  if (total === 0) return false;
+  return (daily(part) * Math.max(1, overlapDays(part, whole))) / total >= min;
+}
+
+/**
+ * True when two records of related series moved alike (the ripple of one event: every part of a
+ * department that dropped by two thirds dropped by about two thirds) over windows that mostly coincide.
+ */
+function alike(a: MemberRecord, b: MemberRecord): boolean {
+  const ra = relativeChange(a);
+  const rb = relativeChange(b);
+  if (ra === 0 || rb === 0) return false;
+  const ratio = ra / rb;
+  return ratio >= 0.5 && ratio <= 2 && overlapDays(a, b) * 2 >= Math.max(days(a), days(b));
 }
 
 /** Detectors that judge a series against its siblings or its parent: a sibling's event moves them too. */
@@ -108,7 +131,6 @@ function echoes(relative: MemberRecord, event: MemberRecord): boolean {
     !RELATIVE.has(event.type) &&
     inUnits(event) &&
     relative.result !== event.result &&
-    relative.measure === event.measure &&
     siblings(relative.codes, event.codes) &&
     Math.abs(relativeChange(event)) >= Math.abs(relativeChange(relative))
   );
@@ -131,12 +153,20 @@ function counts(cardinality: MemberRecord, child: MemberRecord): boolean {
 function linked(a: MemberRecord, b: MemberRecord, opts: GroupingOptions): boolean {
   if (echoes(a, b) || echoes(b, a)) return true;
   if (a.result !== b.result) return false;
-  if (a.seriesId === b.seriesId) return true;
   if (counts(a, b) || counts(b, a)) return true;
-  if (a.measure !== b.measure || !inUnits(a) || !inUnits(b)) return false;
-  if (isAncestor(a.codes, b.codes)) return explains(b, a, opts.minExplained);
-  if (isAncestor(b.codes, a.codes)) return explains(a, b, opts.minExplained);
-  return false;
+  if (!inUnits(a) || !inUnits(b)) return a.seriesId === b.seriesId && overlapDays(a, b) > 0;
+  if (a.measure !== b.measure)
+    // The value and the count of one series on the same days: one event that names both measures.
+    return a.seriesId === b.seriesId && overlapDays(a, b) * 2 >= Math.min(days(a), days(b));
+  if (a.seriesId === b.seriesId)
+    return explains(a, b, opts.minExplained) || explains(b, a, opts.minExplained);
+  const [broad, specific] = isAncestor(a.codes, b.codes)
+    ? [a, b]
+    : isAncestor(b.codes, a.codes)
+      ? [b, a]
+      : [null, null];
+  if (broad === null || specific === null) return false;
+  return explains(specific, broad, opts.minExplained) || alike(specific, broad);
 }
 
 /** The records split into incidents: lists of indices into `records`, each in input order. */

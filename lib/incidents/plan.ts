@@ -11,7 +11,7 @@ import {
   ownBaseline,
   type MemberRecord,
 } from './grouping';
-import { isLeaf, type Lattice } from './lattice';
+import { codesKey, isLeaf, type Lattice } from './lattice';
 import { historyDays, type LeafDays, leafChanges } from './leaf-window';
 import { type Explanation, explainChange, ROOT_CAUSE_DEFAULTS, type RootCauseOptions } from './root-cause';
 
@@ -151,5 +151,12 @@ export function explainPlan(
     weeks: opts.weeks,
     expectedTotal: expectedTotal(h),
   });
-  return explainChange(lattice, h.codes, changes, { ...opts.rootCause, direction });
+  // The incident's own series in the head's direction and measure: named at one test's price.
+  const flagged = new Set(
+    plan.members
+      .map((i) => records[i])
+      .filter((r) => r.result === h.result && r.measure === h.measure)
+      .map((r) => codesKey(r.codes)),
+  );
+  return explainChange(lattice, h.codes, changes, { ...opts.rootCause, direction, flagged });
 }

@@ -70,6 +70,11 @@ export interface RootCauseOptions {
    * total change (noise can turn a small total the other way).
    */
   direction?: number;
+  /**
+   * Combinations (codesKey) that have anomaly records of their own in the incident: a detector flagged
+   * them with its own baseline, so naming them costs one test, not a search over their cuboid.
+   */
+  flagged?: ReadonlySet<string>;
   /** Called with every cuboid's best fit (for diagnosis). */
   trace?: (cuboid: number[], score: number, chosen: Cause[], elements: number) => void;
 }
@@ -163,13 +168,13 @@ function fitCuboid(
   elements: Element[],
   sign: number,
   totals: Element,
-  lambda: number,
+  lambdaOf: (e: Element) => number,
   lambda1: number,
   cap: number,
 ): Fit {
   const common = ratioOf(totals);
   const candidates = elements
-    .filter((e) => sign * (ratioOf(e) - 1) > 0 && gainOf(e) > lambda)
+    .filter((e) => sign * (ratioOf(e) - 1) > 0 && gainOf(e) > lambdaOf(e))
     .map((e) => ({ e, apart: e.weight * (ratioOf(e) - common) ** 2 }))
     .sort((a, b) => b.apart - a.apart)
     .slice(0, cap)
@@ -179,7 +184,7 @@ function fitCuboid(
   const rest = { weight: totals.weight, moment: totals.moment };
   for (let i = 0; i < candidates.length; i++) {
     const e = candidates[i];
-    own += gainOf(e) - lambda;
+    own += gainOf(e) - lambdaOf(e);
     rest.weight -= e.weight;
     rest.moment -= e.moment;
     // The rest moved by a common ratio of its own, or not at all, whichever scores better.
@@ -241,7 +246,9 @@ export function explainChange(
     const elements = elementsOn(broad, cuboid, leaves);
     if (elements.length <= 1) continue;
     const lambda = phi * criticalZ(opts.alpha, elements.length) ** 2;
-    const fit = fitCuboid(elements, sign, totals, lambda, lambda1, opts.maxCauses * 3);
+    // A combination a detector flagged on its own was not found by searching the cuboid: one test's price.
+    const lambdaOf = (e: Element) => (opts.flagged?.has(codesKey(e.codes)) ? lambda1 : lambda);
+    const fit = fitCuboid(elements, sign, totals, lambdaOf, lambda1, opts.maxCauses * 3);
     opts.trace?.(
       cuboid,
       fit.score,

@@ -83,7 +83,7 @@ export async function readMemberRecords(
 ): Promise<MemberRecord[]> {
   const rows = await db.rows<Record<string, unknown>>(
     sql.raw(`SELECT id, series_id, measure, type, result, to_char(start_date, 'YYYY-MM-DD') AS s, to_char(end_date, 'YYYY-MM-DD') AS e,
-      actual_value, predicted_value, change_cum, sin FROM ${ident(schema)}.all_anomalies ORDER BY id`),
+      actual_value, predicted_value, change_cum, share_pct, sin FROM ${ident(schema)}.all_anomalies ORDER BY id`),
   );
   const out: MemberRecord[] = [];
   for (const r of rows) {
@@ -101,6 +101,7 @@ export async function readMemberRecords(
       actualValue: num(r.actual_value),
       predictedValue: num(r.predicted_value),
       changeCum: num(r.change_cum),
+      sharePct: num(r.share_pct),
       sin: num(r.sin),
     });
   }

@@ -23,7 +23,9 @@ import {
   movedShare,
 } from '../synthetic/cube';
 import { overlongPeriods } from './score';
-import { createView, loadAndProcess, readAnomalies, type ServiceEnv, writeSourceTable } from './service';
+import { hotelCubeLike } from './incident-cube';
+import { incidentFigures, type IncidentResult } from './incidents';
+import { createView, loadAndDetect, readAnomalies, type ServiceEnv, writeSourceTable } from './service';
 
 const CATS = CUBE_CATEGORIES.map((c) => c.name);
 
@@ -58,6 +60,8 @@ export interface CubeResult {
   /** Share of the last day's rows present, when the cube's last day is incomplete. */
   lastDayShare?: number;
   seconds: { generate: number; write: number; loadProcess: number; ranking: number };
+  /** Incidents of the cube (issue 28). */
+  incidents: IncidentResult;
 }
 
 const keyOf = (c: Record<string, string | null | undefined>): CubeKey => ({
@@ -109,9 +113,17 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
     detectors: DETECTOR_TYPES.map((type) => ({ type, params: {} })),
     analysis: cube.specialDates as never,
   });
-  await loadAndProcess(env, viewId);
+  const detectionMs = await loadAndDetect(env, viewId);
   const loadProcess = lap();
   progress('loaded and processed', loadProcess);
+  const incidents = await incidentFigures(
+    env,
+    name,
+    viewId,
+    hotelCubeLike(cube, CUBE_CATEGORIES),
+    detectionMs,
+  );
+  progress(`incidents built and scored (${incidents.after.incidents} incidents)`, lap());
   const stored = await readAnomalies(env.db, viewId, CATS);
 
   const byType: Record<string, number> = {};
@@ -236,6 +248,7 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
     ranking,
     mergeEvents,
     lastDayShare: options.lastDayShare,
+    incidents,
     seconds: { generate, write, loadProcess, ranking: rankingSeconds },
   };
 }

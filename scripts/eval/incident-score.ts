@@ -35,11 +35,14 @@ export interface IncidentFigures {
   records: number;
   top20: number;
   top100: number;
+  /** Distinct injections among the top 20 / 100 rows, counted above; the rows themselves are in `top20Rows`. */
   returned: number;
   byLevel: LevelFigure[];
   leafAsCause: [number, number];
   unexplainedTop20: string[];
   inexact: string[];
+  /** The top 20 rows with the injection each is explained by (for diagnosis). */
+  top20Rows: string[];
 }
 
 const same = (a: SeriesKey, b: SeriesKey) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -104,5 +107,10 @@ export function scoreIncidents(cube: CubeLike, rows: IncidentRow[], records: num
       .map((r, i) => (match[i] < 0 ? `${cube.keyText(r.broad)} d${r.start}..${r.end} ${r.label ?? ''}` : ''))
       .filter(Boolean),
     inexact,
+    top20Rows: ranked.slice(0, 20).map((r, i) => {
+      const k = match[i];
+      const inj = k >= 0 ? cube.injections[k] : undefined;
+      return `${cube.keyText(r.broad)} d${r.start}..${r.end} ${r.label ?? ''} → ${inj ? `#${k} ${inj.kind} ${cube.keyText(inj.key)} d${inj.start}..${inj.end}` : 'unexplained'}`;
+    }),
   };
 }

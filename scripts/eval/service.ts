@@ -134,6 +134,14 @@ export async function createView(db: Database, spec: ViewSpec): Promise<number> 
   return id;
 }
 
+/** Runs the load job, then the process job's detection; returns how long the detection took (ms). */
+export async function loadAndDetect(env: ServiceEnv, viewId: number, jobId = 1): Promise<number> {
+  await loadView(env.db, env.source, viewId);
+  const t0 = performance.now();
+  await runDetection(env.container, viewId, jobId);
+  return performance.now() - t0;
+}
+
 /** Runs the load job, then the process job of the view; returns the process job's detail. */
 export async function loadAndProcess(
   env: ServiceEnv,
