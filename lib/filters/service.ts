@@ -78,19 +78,21 @@ async function checkedSettings(db: Database, caller: Caller, body: unknown): Pro
  * read (`hiddenDataViews` counts the others) and a summary only when built from views they can read.
  */
 async function recordsFor(db: Database, caller: Caller, rows: FilterRow[]): Promise<FilterRecord[]> {
-  const shared = rows.filter((r) => r.ownerId !== caller.userId);
-  if (shared.length === 0) return rows.map((r) => toFilterRecord(r, caller));
-  const readable = readsEveryView(caller)
-    ? undefined
-    : new Set((await readableViews(db, caller)).map((v) => `${v.domain}/${v.name}`.toLowerCase()));
+  if (readsEveryView(caller)) return rows.map((r) => toFilterRecord(r, caller));
+  const readable = new Set(
+    (await readableViews(db, caller)).map((v) => `${v.domain}/${v.name}`.toLowerCase()),
+  );
   return Promise.all(
     rows.map(async (r) => {
       const record = toFilterRecord(r, caller);
+      // The owner's own summary too: built from views that may have been unassigned from them since.
+      if (r.ownerId !== caller.userId || record.summary) {
+        const summary = await summaryForReader(db, caller, r.id);
+        record.summary =
+          summary.text === null ? null : { text: summary.text, generatedAt: summary.generatedAt };
+      }
       if (r.ownerId === caller.userId) return record;
-      const summary = await summaryForReader(db, caller, r.id);
-      record.summary =
-        summary.text === null ? null : { text: summary.text, generatedAt: summary.generatedAt };
-      if (readable && record.dataViews) {
+      if (record.dataViews) {
         const entries = record.dataViews
           .split(';')
           .map((e) => e.trim())

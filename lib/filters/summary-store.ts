@@ -57,7 +57,12 @@ export async function summaryForReader(
     meta: json(owner.meta),
     lastError: owner.error,
   };
-  if (Number(owner.owner_id) === caller.userId) return ownerView;
+  if (Number(owner.owner_id) === caller.userId) {
+    // The owner too may have lost views since the summary was built: the same check as for recipients.
+    const readable = caller.dataViews === 'all' || canReadAll(caller, builtFrom(ownerView.meta));
+    if (ownerView.text === null || readable) return ownerView;
+    return { text: null, generatedAt: null, meta: null, lastError: owner.error, withheld: WITHHELD_NOTE };
+  }
   const [own] = await db.rows<Row>(sql`
     SELECT summary_text AS text, summary_generated_at AS generated_at, summary_meta AS meta, summary_error AS error
     FROM filter_recipient_summaries WHERE filter_id = ${filterId} AND user_id = ${caller.userId}`);

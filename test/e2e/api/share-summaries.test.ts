@@ -127,4 +127,36 @@ describe('summaries and records of shared filters', () => {
     expect(mine.body.text).toBe('Regenerated.');
     expect(mine.body.meta.dataViewIds).toEqual([open.id]);
   });
+
+  it("withholds an owner's own summary built from a data view unassigned from them since", async () => {
+    fake.reply = 'Mine: CZ sales dropped.';
+    const f = await s.call('POST', BASE, {
+      auth: s.userToken,
+      body: { name: 'My sales', timeRange: 'This Week', dataViews: 'retail / sales', isSummarized: true },
+    });
+    expect(f.status, f.text).toBe(201);
+    const refreshed = await s.call('POST', `${BASE}/${f.body.id}/summarization/refresh`, {
+      auth: s.userToken,
+    });
+    expect(refreshed.body.text).toBe('Mine: CZ sales dropped.');
+    const users = (await s.call('GET', '/api/v1/users', { auth: s.adminToken })).body as Array<{
+      id: number;
+      email: string;
+    }>;
+    const userId = users.find((u) => u.email === USER.email)!.id;
+    await s.call('PUT', `/api/v1/users/${userId}`, { auth: s.adminToken, body: { dataViewIds: [] } });
+    try {
+      const r = await s.call('GET', `${BASE}/${f.body.id}/summarization`, { auth: s.userToken });
+      expect(r.body.text).toBeNull();
+      expect(r.body.withheld).toBe(WITHHELD_NOTE);
+      expect(r.text).not.toContain('CZ sales');
+      const record = await s.call('GET', `${BASE}/${f.body.id}`, { auth: s.userToken });
+      expect(record.text).not.toContain('CZ sales');
+    } finally {
+      await s.call('PUT', `/api/v1/users/${userId}`, {
+        auth: s.adminToken,
+        body: { dataViewIds: [open.id] },
+      });
+    }
+  });
 });
