@@ -172,6 +172,18 @@ export async function dropDataset(db: Database, schema: string): Promise<void> {
   await db.rows(sql.raw(`DROP SCHEMA IF EXISTS ${ident(schema)} CASCADE`));
 }
 
+/** The highest series id in the view's cat_map (0 when it has none or the dataset does not exist). */
+export async function maxSeriesId(db: Database, schema: string): Promise<number> {
+  const [t] = await db.rows<{ t: string | null }>(
+    sql`SELECT to_regclass(${`${ident(schema)}.cat_map`})::text AS t`,
+  );
+  if (!t?.t) return 0;
+  const [max] = await db.rows<{ m: number }>(
+    sql.raw(`SELECT coalesce(max(series_id), 0)::int AS m FROM ${ident(schema)}.cat_map`),
+  );
+  return Number(max.m);
+}
+
 /** Empties the data tables, keeping the tables. */
 export async function cleanDataset(db: Database, schema: string): Promise<void> {
   const s = ident(schema);

@@ -3,7 +3,14 @@
  * undeploy back to prepared, clean keeps the state. Each action runs in one transaction on the
  * locked row and answers the updated summary; an action the state does not allow is a 409.
  */
-import { cleanDataset, createDataset, datasetExists, dropDataset, schemaNameFor } from '../dataset/ddl';
+import {
+  cleanDataset,
+  createDataset,
+  datasetExists,
+  dropDataset,
+  maxSeriesId,
+  schemaNameFor,
+} from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError, ValidationError } from '../shared/errors';
@@ -21,6 +28,11 @@ async function act(deps: DataViewDeps, caller: Caller, id: number, action: Actio
   return toSummary(
     await deps.db.tx(async (db) => action(db, await readView(caller, db, id, { forUpdate: true }))),
   );
+}
+
+/** The series id floor to keep when the series go: new series of a later load are numbered above it. */
+async function floorBefore(db: Database, row: DataViewRecord): Promise<number> {
+  return Math.max(row.seriesIdFloor, await maxSeriesId(db, row.schema));
 }
 
 function requireDeployed(row: DataViewRecord, action: string): void {
@@ -88,9 +100,11 @@ export function undeployDataView(deps: DataViewDeps, caller: Caller, id: number)
     if (!row.deployed && !(await datasetExists(db, schema))) {
       throw new ConflictError(`Data view ${label(row)} is not deployed; there is no deployment to delete.`);
     }
+    const seriesIdFloor = await floorBefore(db, row);
     await dropDataset(db, schema);
     await deleteJobs(db, row.id);
     return updateView(db, row.id, {
+      seriesIdFloor,
       deployed: false,
       enabled: false,
       schemaName: null,
@@ -104,8 +118,9 @@ export function undeployDataView(deps: DataViewDeps, caller: Caller, id: number)
 export function cleanDataView(deps: DataViewDeps, caller: Caller, id: number): Promise<DataViewSummary> {
   return act(deps, caller, id, async (db, row) => {
     requireDeployed(row, 'cleaned');
+    const seriesIdFloor = await floorBefore(db, row);
     await cleanDataset(db, row.schema);
     await deleteJobs(db, row.id);
-    return updateView(db, row.id, { updatedAt: deps.clock.now() });
+    return updateView(db, row.id, { seriesIdFloor, updatedAt: deps.clock.now() });
   });
 }

@@ -6,7 +6,7 @@ import { userDataViews, users } from '../db/tables/index';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../shared/errors';
 import { type Caller, requireAdmin, type Role } from './caller';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
-import { assertNotThrottled, recordFailure, recordSuccess, throttleKeys } from './sign-in-throttle';
+import { claimAttempt, recordSuccess, throttleKeys } from './sign-in-throttle';
 import type { TokenService } from './tokens';
 
 export interface UserView {
@@ -164,13 +164,11 @@ export async function signIn(
 ): Promise<{ accessToken: string; tokenType: 'Bearer'; expiresIn: number }> {
   const now = context.now ?? new Date();
   const keys = throttleKeys(email, context.sourceIp);
-  await assertNotThrottled(db, keys, now);
+  // Counted before the password is checked, so parallel guesses cannot all pass the lock.
+  await claimAttempt(db, keys, now);
   const [user] = await db.orm.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
-  if (!user || !user.passwordHash || !ok) {
-    await recordFailure(db, keys, now);
-    throw new UnauthenticatedError('Wrong e-mail or password.');
-  }
+  if (!user || !user.passwordHash || !ok) throw new UnauthenticatedError('Wrong e-mail or password.');
   await recordSuccess(db, keys);
   if (!user.enabled) throw new UnauthenticatedError('This account is disabled.');
   if (needsRehash(user.passwordHash)) {

@@ -81,6 +81,8 @@ export interface BuildOptions {
   chunkRows?: number;
   /** The distinct code combinations of `src` when the caller knows them (a full load saw every row): no pass over `src` for them. */
   leaves?: number[][];
+  /** New series get ids above this and above every id in cat_map (ids are never given twice, data_views.series_id_floor). */
+  seriesIdFloor?: number;
   /** Checked between statements of a chunked build. */
   signal?: AbortSignal;
   /** Called at the start of each step (tests observe the build with it). */
@@ -287,7 +289,7 @@ export async function buildSeries(
   const cm = t('cm');
   await run(`CREATE TABLE ${cm} AS
     SELECT x.*, CASE WHEN m.series_id IS NOT NULL THEN m.series_id
-        ELSE (SELECT coalesce(max(series_id), 0) FROM ${s}.cat_map)
+        ELSE greatest((SELECT coalesce(max(series_id), 0) FROM ${s}.cat_map), ${Math.trunc(opts.seriesIdFloor ?? 0)})
           + (row_number() OVER (PARTITION BY m.series_id IS NULL ORDER BY x.level, x.series_key))::int END AS series_id,
       NULL::integer AS parent_series_id
     FROM (SELECT n.*${values.length ? `, ${list(values)}` : ''}, ${key} AS series_key, (${level})::smallint AS level,

@@ -403,6 +403,7 @@ export async function runLoad(
         const intMs = Date.now() - t;
         const b = await buildSeries(tx, schema, def.categories, fill, {
           tag,
+          seriesIdFloor: view.seriesIdFloor,
           src: 'int',
           signal,
           onStep: deps.onBuildStep,
@@ -430,6 +431,7 @@ export async function runLoad(
       const intMs = Date.now() - t;
       const b = await buildSeries(deps.db, schema, def.categories, fill, {
         tag,
+        seriesIdFloor: view.seriesIdFloor,
         src: next.table,
         newDict,
         days: next.days,

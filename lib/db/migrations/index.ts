@@ -10,6 +10,7 @@ import hardening from './0008-hardening';
 import recipientSummaries from './0009-recipient-summaries';
 import anomalyMeasure from './0009-anomaly-measure';
 import feedbackAlerts from './0010-feedback-alerts';
+import hardeningRound2 from './0011-hardening-round-2';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -23,4 +24,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0009-recipient-summaries', sql: recipientSummaries },
   { name: '0009-anomaly-measure', sql: anomalyMeasure },
   { name: '0010-feedback-alerts', sql: feedbackAlerts },
+  { name: '0011-hardening-round-2', sql: hardeningRound2 },
 ];

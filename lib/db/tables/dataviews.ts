@@ -1,4 +1,4 @@
-import { boolean, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, boolean, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const dataViews = pgTable('data_views', {
   id: serial('id').primaryKey(),
@@ -12,6 +12,8 @@ export const dataViews = pgTable('data_views', {
   enabled: boolean('enabled').notNull().default(false),
   schemaName: text('schema_name'),
   deployedAt: timestamp('deployed_at', { withTimezone: true }),
+  /** The highest series id the view gave out before its last clean or undeploy: new series get higher ids. */
+  seriesIdFloor: integer('series_id_floor').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

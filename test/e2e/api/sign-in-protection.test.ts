@@ -66,6 +66,7 @@ describe('sign-in protection', () => {
     expect(rows).toEqual([]);
   });
 
+  // 22 scrypt checks of 128 MiB each, one after the other: 2-4 s each at load 15.
   it('throttles one client address trying many accounts', async () => {
     await clearAddress();
     const statuses: number[] = [];
@@ -77,6 +78,33 @@ describe('sign-in protection', () => {
     expect((await signIn(ADMIN.email, ADMIN.password)).status).toBe(429);
     await clearAddress();
     expect((await signIn(ADMIN.email, ADMIN.password)).status).toBe(200);
+  }, 180_000);
+
+  it('counts parallel guesses before checking them: no more than the free failures reach the password check', async () => {
+    await clearAddress();
+    verifyCalls.length = 0;
+    const guesses = 12;
+    const statuses = await Promise.all(
+      Array.from({ length: guesses }, (_, i) =>
+        signIn('mallory@example.com', `guess-${i}`).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((x) => x === 401)).toHaveLength(THROTTLE.accountFreeFailures);
+    expect(statuses.filter((x) => x === 429)).toHaveLength(guesses - THROTTLE.accountFreeFailures);
+    expect(verifyCalls).toHaveLength(THROTTLE.accountFreeFailures);
+  });
+
+  it('prunes keys that have been quiet for the window: unknown e-mails do not grow the table forever', async () => {
+    await clearAddress();
+    await s.testDb.db.rows(sql`INSERT INTO sign_in_throttle (key, failures, last_failure_at)
+      SELECT 'account:old-' || i || '@example.com', 3, now() - interval '2 hours' FROM generate_series(1, 50) i`);
+    await s.testDb.db.rows(sql`INSERT INTO sign_in_throttle (key, failures, last_failure_at, locked_until)
+      VALUES ('account:still-locked@example.com', 9, now() - interval '2 hours', now() + interval '5 minutes')`);
+    expect((await signIn('fresh-guess@example.com', 'x')).status).toBe(401);
+    const left = await s.testDb.db.rows<{ key: string }>(
+      sql`SELECT key FROM sign_in_throttle WHERE key LIKE 'account:old-%' OR key = 'account:still-locked@example.com'`,
+    );
+    expect(left.map((r) => r.key)).toEqual(['account:still-locked@example.com']);
   });
 
   it('checks a password against a dummy scrypt hash when the e-mail is unknown', async () => {
