@@ -100,10 +100,14 @@ function lostWorker(now: Date, staleBefore: Date): SQL {
   ) as SQL;
 }
 
+/** The advisory lock class of "a job of this view is being claimed" (the second key is the view id). */
+const VIEW_CLAIM_LOCK = 0x616d6a62; // 'amjb'
+
 /**
  * Starts an attempt: a pending job, or a running one whose worker is gone (lease expired), becomes running
- * with one more attempt and a lease. Undefined when not claimable: at most one attempt runs at a time,
- * however often the message is delivered.
+ * with its attempt counted and a fresh lease. One job of a view runs at a time: while another job of the view
+ * runs (its lease live, or handed to its shard messages) the claim finds nothing; the claims of one view take
+ * an advisory lock so that two of them cannot both see the view free. Answers undefined when not claimed.
  */
 export async function claimJob(
   db: Database,
@@ -111,18 +115,65 @@ export async function claimJob(
   now: Date,
   staleBefore: Date,
 ): Promise<JobRow | undefined> {
-  const rows = (await db.orm
-    .update(jobs)
-    .set({
-      status: 'running',
-      attempts: sql`${jobs.attempts} + 1`,
-      startedAt: now,
-      finishedAt: null,
-      leaseUntil: leaseEnd(now),
-    })
-    .where(and(eq(jobs.id, id), or(eq(jobs.status, 'pending'), lostWorker(now, staleBefore))))
-    .returning()) as JobRow[];
-  return rows[0];
+  return db.tx(async (tx) => {
+    const [job] = await tx.rows<{ data_view_id: number }>(
+      sql`SELECT data_view_id FROM jobs WHERE id = ${id}`,
+    );
+    if (!job) return undefined;
+    const view = Number(job.data_view_id);
+    await tx.rows(sql`SELECT pg_advisory_xact_lock(${VIEW_CLAIM_LOCK}, ${view})`);
+    const rows = (await tx.orm
+      .update(jobs)
+      .set({
+        status: 'running',
+        attempts: sql`${jobs.attempts} + 1`,
+        startedAt: now,
+        finishedAt: null,
+        leaseUntil: leaseEnd(now),
+        detail: sql`${jobs.detail} - 'waitingFor'`,
+      })
+      .where(
+        and(
+          eq(jobs.id, id),
+          or(eq(jobs.status, 'pending'), lostWorker(now, staleBefore)),
+          sql`NOT EXISTS (SELECT 1 FROM jobs o WHERE o.data_view_id = ${view} AND o.id <> ${id}
+            AND o.status = 'running' AND (o.lease_until IS NULL OR o.lease_until > ${now.toISOString()}::timestamptz))`,
+        ),
+      )
+      .returning()) as JobRow[];
+    return rows[0];
+  });
+}
+
+/** The running job of the view other than `id`, if any (a pending job that could not be claimed waits for it). */
+export async function runningJobOfView(
+  db: Database,
+  dataViewId: number,
+  id: number,
+): Promise<number | undefined> {
+  const [row] = await db.rows<{ id: number }>(sql`SELECT id FROM jobs
+    WHERE data_view_id = ${dataViewId} AND id <> ${id} AND status = 'running' ORDER BY id LIMIT 1`);
+  return row ? Number(row.id) : undefined;
+}
+
+/** Marks a pending job as waiting for job `other` of its view: the every-minute schedule sends it again when the view is free. */
+export async function markWaiting(db: Database, id: number, other: number): Promise<void> {
+  await db.rows(sql`UPDATE jobs SET detail = detail || jsonb_build_object('waitingFor', ${other}::int)
+    WHERE id = ${id} AND status = 'pending'`);
+}
+
+/** Pending jobs that waited for another job of their view which no longer runs. */
+export async function waitingJobsFree(db: Database): Promise<JobRow[]> {
+  return (await db.orm
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.status, 'pending'),
+        sql`${jobs.detail} ? 'waitingFor'`,
+        sql`NOT EXISTS (SELECT 1 FROM jobs o WHERE o.data_view_id = ${jobs.dataViewId} AND o.id <> ${jobs.id} AND o.status = 'running')`,
+      ),
+    )) as JobRow[];
 }
 
 /**

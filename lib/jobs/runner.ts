@@ -16,9 +16,12 @@ import {
   finishJob,
   type JobRow,
   LEASE_SECONDS,
+  markWaiting,
   releaseLease,
   renewLease,
   requeueJob,
+  runningJobOfView,
+  waitingJobsFree,
 } from './repository';
 
 export interface RunnerDeps {
@@ -30,6 +33,19 @@ export interface RunnerDeps {
   timeoutSeconds: number;
   /** How often the lease is renewed (tests shorten it); a third of LEASE_SECONDS by default. */
   renewEveryMs?: number;
+  /** Sends a job's message again: jobs that waited for this one are sent when it ends (else the schedule does). */
+  resend?: (job: JobRow) => Promise<void>;
+}
+
+/** After a job of the view ended: the jobs of the view that waited for it are sent again. */
+async function sendWaiting(deps: RunnerDeps, dataViewId: number): Promise<void> {
+  if (!deps.resend) return;
+  try {
+    for (const job of await waitingJobsFree(deps.db))
+      if (job.dataViewId === dataViewId) await deps.resend(job);
+  } catch (e) {
+    deps.log.warn('waiting jobs not sent again; the schedule will', { dataViewId, error: e });
+  }
 }
 
 /** Keeps the lease of a running attempt; aborts `signal` when the job stops being this attempt's (cancelled, taken over). */
@@ -107,6 +123,16 @@ export async function runJobAttempt(
   const job = await claimJob(db, message.jobId, now, new Date(now.getTime() - deps.timeoutSeconds * 1000));
   if (!job) {
     const existing = await findJob(db, message.jobId);
+    // One job of a view at a time: a pending job waits for the running one and is sent again after it.
+    const other =
+      existing?.status === 'pending'
+        ? await runningJobOfView(db, existing.dataViewId, existing.id)
+        : undefined;
+    if (existing && other !== undefined) {
+      await markWaiting(db, existing.id, other);
+      log.info('job waits for another job of its view', { waitingFor: other });
+      return 'done';
+    }
     // Cleared, already done, or running elsewhere: this delivery has nothing to do.
     log.info('job not claimable; message dropped', { status: existing?.status ?? 'deleted' });
     return 'done';
@@ -115,6 +141,7 @@ export async function runJobAttempt(
   recordJob(message.kind, 'started');
   const started = Date.now();
   const lease = holdLease(deps, job, signal);
+  let detached = false;
   try {
     const result = await work(job, lease.signal);
     lease.stop();
@@ -123,6 +150,7 @@ export async function runJobAttempt(
       return 'done';
     }
     if (result === DETACHED) {
+      detached = true;
       await releaseLease(db, job.id, job.attempts);
       log.info('job handed on to its shard messages');
       return 'done';
@@ -160,6 +188,9 @@ export async function runJobAttempt(
     );
     log.warn('job attempt failed; it will be retried', { attempt: job.attempts, reason });
     return 'retry';
+  } finally {
+    // The attempt ended (not handed to shard messages): jobs of the view that waited for it go now.
+    if (!detached) await sendWaiting(deps, job.dataViewId);
   }
 }
 

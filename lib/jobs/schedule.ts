@@ -10,7 +10,7 @@ import { queueOf } from '../queue/port';
 import { isDue } from '../schedule/cron';
 import { logger } from '../shared/logger';
 import { enqueueScheduledLoad, type JobDeps } from './enqueue';
-import { failJob, type JobRow, requeueJob, staleRunningJobs } from './repository';
+import { failJob, type JobRow, requeueJob, staleRunningJobs, waitingJobsFree } from './repository';
 
 const TICK = 'cron-loads';
 const MAX_CATCH_UP_MS = 24 * 3600_000;
@@ -91,6 +91,11 @@ export async function recoverStalledJobs(deps: JobDeps, now: Date): Promise<Tick
       await resend(job);
       out.push({ jobId: job.id, outcome: 'requeued' });
     }
+  }
+  // Pending jobs that waited for another job of their view, which has ended since.
+  for (const job of await waitingJobsFree(deps.db)) {
+    await resend(job);
+    out.push({ jobId: job.id, outcome: 'requeued' });
   }
   if (deps.queue.backend === 'local') {
     const lost = (await deps.db.orm

@@ -4,7 +4,7 @@
  */
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Container } from '../app/container';
-import { parseJobMessage, type JobMessage, type QueueName, type ShardRef } from '../queue/port';
+import { parseJobMessage, type JobMessage, queueOf, type QueueName, type ShardRef } from '../queue/port';
 import { logger } from '../shared/logger';
 import { receiveCount } from '../queue/records';
 import type { JobRow } from './repository';
@@ -75,6 +75,8 @@ export function jobWorker(
           log: logger.child({ queue }),
           maxAttempts: c.config.jobs.maxAttempts,
           timeoutSeconds: c.config.jobs.timeoutSeconds,
+          resend: (j: JobRow) =>
+            c.queue.send(queueOf(j.kind), { jobId: j.id, dataViewId: j.dataViewId, kind: j.kind }),
         };
         const { shard } = message;
         const outcome =

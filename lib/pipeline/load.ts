@@ -93,15 +93,19 @@ async function writeProgress(deps: LoadDeps, jobId: number, p: LoadProgress): Pr
 
 /**
  * Inside the swap's transaction: the job still runs this attempt. An attempt that lost its lease (its
- * worker was taken for gone and the job claimed again) must not put its build in place. Jobs that have
- * no record (benchmarks, tests) or no attempt number are not checked.
+ * worker was taken for gone and the job claimed again), or whose job row clean or undeploy removed, must not
+ * put its build in place. Jobs without an attempt number (benchmarks, tests) are not checked.
  */
 async function checkStillOurs(db: Database, job: JobRow): Promise<void> {
   if (typeof job.attempts !== 'number') return;
   const [row] = await db.rows<{ status: string; attempts: number }>(
     sql`SELECT status, attempts FROM jobs WHERE id = ${job.id} FOR UPDATE`,
   );
-  if (row && (row.status !== 'running' || Number(row.attempts) !== job.attempts)) {
+  if (!row)
+    throw new ConflictError(
+      `Load job ${job.id} was removed (the view was cleaned or undeployed); this attempt's build is discarded.`,
+    );
+  if (row.status !== 'running' || Number(row.attempts) !== job.attempts) {
     throw new ConflictError(
       `Load job ${job.id} no longer runs attempt ${job.attempts} (${row.status}, attempt ${row.attempts}); this attempt's build is discarded.`,
     );

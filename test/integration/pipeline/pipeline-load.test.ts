@@ -242,6 +242,21 @@ describe(`loading a data view on ${backendName}`, () => {
       await t.db.rows(sql`UPDATE jobs SET status = 'failed' WHERE id = ${job.id}`);
     });
 
+    it('does not swap in the build of a load whose job row clean or undeploy removed', async () => {
+      const job = (await insertJob(t.db, {
+        dataViewId: id,
+        kind: 'Load',
+        trigger: 'manual',
+        createdAt: new Date(),
+      }))!;
+      await t.db.rows(sql`DELETE FROM jobs WHERE id = ${job.id}`);
+      await expect(loadWith({}, { ...job, status: 'running', attempts: 1 })).rejects.toThrow(
+        `Load job ${job.id} was removed (the view was cleaned or undeployed)`,
+      );
+      expect(await snapshot(id)).toEqual(first);
+      expect(await buildTables()).toEqual([]);
+    });
+
     it('answers a query issued during the build before the build is swapped in', async () => {
       // PGlite: the build's statements run on their own and the query runs between two of them.
       // PostgreSQL: the build's transaction does not hold other sessions.
