@@ -53,13 +53,19 @@ export function webhookBody(p: AlertPayload): string {
 /** The top records shown in Slack and e-mail messages; the rest are counted. */
 export const TOP_RECORDS = 10;
 
+/** Slack's mrkdwn control characters as entities (&, <, >): text shows as written, never as a mention or link. */
+export const slackEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** A Slack-compatible incoming-webhook message (text fallback plus blocks). */
 export function slackBody(p: AlertPayload): string {
   const top = p.records.slice(0, TOP_RECORDS);
-  const lines = top.map((a) => `• ${recordLine(a)}`);
+  // Filter names and category values are anyone's text: escaped, a `<!channel>` or `<https://…|label>` in them
+  // stays text instead of pinging everyone or hiding a link.
+  const lines = top.map((a) => `• ${slackEscape(recordLine(a))}`);
   if (p.records.length > top.length) lines.push(`… and ${p.records.length - top.length} more`);
   if (p.kind === 'test') lines.push('This is a test message: the subscription works.');
-  const text = `*${title(p)}*\n${lines.join('\n')}\n<${p.links.filter}|Open the filter>`;
+  const text = `*${slackEscape(title(p))}*\n${lines.join('\n')}\n<${p.links.filter}|Open the filter>`;
   return JSON.stringify({
     text,
     blocks: [

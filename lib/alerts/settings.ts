@@ -110,10 +110,17 @@ export async function putAlertSettings(
     if (s.password === MASK) {
       if (!previous.stored.smtp?.hasPassword || !secretRef)
         throw ValidationError.field('smtp.password', 'has no stored value to keep; send the password');
-      if (previous.stored.smtp.host !== s.host)
+      // The password goes where host, port and TLS settings say: any change of them needs it sent again.
+      const before = previous.stored.smtp;
+      const moved =
+        before.host !== s.host ||
+        (before.port ?? 587) !== port ||
+        (before.secure ?? port === 465) !== (s.secure ?? port === 465) ||
+        (before.startTls ?? !(before.secure ?? false)) !== (s.startTls ?? !(s.secure ?? port === 465));
+      if (moved)
         throw ValidationError.field(
           'smtp.password',
-          'the host changed, so the stored password is not kept: send it again',
+          'the host, port or TLS settings changed, so the stored password is not kept: send it again',
         );
       hasPassword = true;
     } else if (s.password) {

@@ -141,4 +141,20 @@ describe('alert targets', () => {
     await expect.poll(() => endless.closed).toBe(true);
     expect(endless.bytes).toBeLessThan(64 * 1024 ** 2);
   });
+
+  it('keeps the stored SMTP password only while host, port and TLS settings stay the same', async () => {
+    const smtp = { host: '127.0.0.1', port: 2525, startTls: true, from: 'alerts@example.com' };
+    const put = (body: Record<string, unknown>) =>
+      s.call('PUT', '/api/v1/settings/alerts', {
+        auth: s.adminToken,
+        body: { allowPrivateNetwork: true, smtp: body },
+      });
+    expect((await put({ ...smtp, password: 'smtp-secret' })).status).toBe(200);
+    expect((await put({ ...smtp, password: '*****' })).status).toBe(200);
+    for (const change of [{ port: 2526 }, { startTls: false }, { secure: true }]) {
+      const r = await put({ ...smtp, ...change, password: '*****' });
+      expect(r.status, JSON.stringify(change)).toBe(400);
+      expect(r.body.errors[0]).toMatchObject({ path: 'smtp.password' });
+    }
+  });
 });

@@ -57,12 +57,23 @@ describe('alert messages', () => {
 
   it('Slack: readable lines of the top 10 records and a count of the rest', () => {
     const msg = JSON.parse(slackBody(payload(12)));
-    expect(msg.text).toContain('*12 new anomalies in "Sales <drops>"*');
+    // mrkdwn: the filter's name is escaped (a `<drops>` there is text, not a link or mention).
+    expect(msg.text).toContain('*12 new anomalies in "Sales &lt;drops&gt;"*');
     expect(msg.text).toContain(
       '• DOD ▲ retail / sales | country=C1 | 2024-01-20 | actual 300 vs expected 100 (+200 %) | SIN 3',
     );
     expect(msg.text).toContain('… and 2 more');
     expect(msg.text.match(/^• /gm)).toHaveLength(10);
+    const hostile = JSON.parse(
+      slackBody({
+        ...payload(1),
+        records: [record(1, { categories: { country: '<!channel> <https://evil.example|bank> & co' } })],
+      }),
+    );
+    expect(hostile.blocks[1].text.text).toContain(
+      'country=&lt;!channel&gt; &lt;https://evil.example|bank&gt; &amp; co',
+    );
+    expect(hostile.text).not.toContain('<!channel>');
     expect(msg.blocks[0]).toEqual({
       type: 'header',
       text: { type: 'plain_text', text: '12 new anomalies in "Sales <drops>"' },
