@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
+import { DETECTORS } from '../detection/index';
 import { assertReadable, readableBy, readViews } from '../dataviews/scope';
 import { type Caller, isAdmin, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
@@ -30,6 +31,12 @@ function toRecord(r: FeedbackRow): FeedbackRecord {
 }
 
 const notFound = (what: string) => new NotFoundError(`${what} was not found.`);
+
+/** Anomaly type codes by their lower case: `dod` and `changepoint` are taken as DOD and ChangePoint, as filters take them. */
+const TYPE_CODES = new Map(
+  Object.values(DETECTORS).map((d) => [d.code.toLowerCase(), d.code as string] as const),
+);
+const canonicalType = (type: string) => TYPE_CODES.get(type.toLowerCase()) ?? type;
 
 /** The current anomaly of a key in the view's all_anomalies (its end date), or undefined. */
 async function currentAnomaly(
@@ -65,7 +72,7 @@ export async function putFeedback(
     dataViewId: input.dataViewId,
     seriesId: input.seriesId,
     measure: input.measure ?? 'value',
-    type: input.type,
+    type: canonicalType(input.type),
     startDate: input.startDate,
   };
   const existing = await findFeedbackByKey(db, key);

@@ -55,6 +55,21 @@ describe('feedback on anomalies', () => {
     });
   });
 
+  it('takes the detector type in any case, as filters do', async () => {
+    const r = await s.call('PUT', FB, {
+      auth: s.userToken,
+      body: {
+        dataViewId: open.id,
+        ...cz,
+        type: cz.type.toLowerCase(),
+        status: 'expected',
+        note: 'Promotion week',
+      },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.type).toBe(cz.type);
+  });
+
   it('answers 404 on a view the user cannot read and on a record that does not exist, 400 naming bad fields', async () => {
     const invisible = await s.call('PUT', FB, {
       auth: s.userToken,
