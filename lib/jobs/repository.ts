@@ -137,7 +137,8 @@ export async function claimJob(
           eq(jobs.id, id),
           or(eq(jobs.status, 'pending'), lostWorker(now, staleBefore)),
           sql`NOT EXISTS (SELECT 1 FROM jobs o WHERE o.data_view_id = ${view} AND o.id <> ${id}
-            AND o.status = 'running' AND (o.lease_until IS NULL OR o.lease_until > ${now.toISOString()}::timestamptz))`,
+            AND o.status = 'running' AND (o.lease_until > ${now.toISOString()}::timestamptz
+              OR (o.lease_until IS NULL AND o.started_at >= ${staleBefore.toISOString()}::timestamptz)))`,
         ),
       )
       .returning()) as JobRow[];
