@@ -28,6 +28,7 @@ describe('sign-in protection', () => {
   });
   afterAll(() => s?.stop());
 
+  // Scrypt checks of 128 MiB each, one after the other: over a minute at load 19.
   it('answers 429 with Retry-After after a few failures of one account, even to the right password, with growing delays', async () => {
     await s.call('POST', '/api/v1/users', {
       auth: s.adminToken,
@@ -64,7 +65,7 @@ describe('sign-in protection', () => {
       sql`SELECT 1 FROM sign_in_throttle WHERE key = 'account:eve@example.com'`,
     );
     expect(rows).toEqual([]);
-  });
+  }, 180_000);
 
   // 22 scrypt checks of 128 MiB each, one after the other: 2-4 s each at load 15.
   it('throttles one client address trying many accounts', async () => {
