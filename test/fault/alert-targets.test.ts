@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CYCLE_CONCURRENCY, alertsAfterDetection } from '../../lib/alerts/collect';
-import { alertDeps } from '../../lib/alerts/hooks';
+import { alertDeps } from '../../lib/app/deps';
 import { createSubscription } from '../../lib/alerts/service';
 import { callerForUser } from '../../lib/identity/authenticate';
 import { setLogLevel } from '../../lib/shared/logger';
