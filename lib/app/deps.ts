@@ -3,8 +3,9 @@
  * names the ports it uses (AlertDeps, SummaryDeps, ConnectorDeps, …), never the whole Container.
  */
 import type { AlertDeps } from '../alerts/deliveries';
-import type { ConnectorDeps, ViewsUsingConnector } from '../connectors/service';
+import { type ConnectorDeps, openNamedSource, type ViewsUsingConnector } from '../connectors/service';
 import { viewsUsingConnector } from '../dataviews/repository';
+import type { LoadJobDeps } from '../pipeline/load-job';
 import { type Logger, logger } from '../shared/logger';
 import type { SummaryDeps } from '../summaries/service';
 import type { Container } from './container';
@@ -28,4 +29,10 @@ export function connectorDeps(c: Container): ConnectorDeps & { viewsUsing: Views
     timeoutMs: c.config.connectorTimeoutMs,
     viewsUsing: viewsUsingConnector,
   };
+}
+
+/** The load worker: the jobs' ports, and the sources a test or tool installed, else the service's connectors. */
+export function loadJobDeps(c: Container): LoadJobDeps {
+  const openSource = c.sources ?? ((name: string) => openNamedSource(connectorDeps(c), name));
+  return { db: c.db, queue: c.queue, clock: c.clock, config: c.config, openSource };
 }

@@ -22,7 +22,7 @@ import { seriesSource } from '../dataset/series-store';
 import { buildIncidents } from '../incidents/step';
 import { type AfterCycleHook, runAfterCycle } from './after-cycle';
 import type { Container } from './container';
-import { alertDeps, summaryDeps } from './deps';
+import { alertDeps, loadJobDeps, summaryDeps } from './deps';
 
 /**
  * What runs after every published detection cycle, in this order: a hook sees in `earlier` what the
@@ -70,7 +70,7 @@ export async function processCycle(
 /** The worker of each queue over the container `container` gives (built by the caller, never fetched here). */
 export function workerHandlers(container: () => Promise<Container>): Record<WorkerName, WorkerHandler> {
   return {
-    load: jobWorker(container, 'load', loadJob),
+    load: jobWorker(container, 'load', (c, job, signal) => loadJob(loadJobDeps(c), job, signal)),
     process: jobWorker(container, 'process', processCycle, (c) => processShards(c, afterPublish(c))),
     deadLetters: deadLetterWorker(container, abandonJob),
   };

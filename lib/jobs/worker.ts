@@ -3,7 +3,10 @@
  * (batchItemFailures, with functionResponseType ReportBatchItemFailures) so that only they come back.
  */
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { Container } from '../app/container';
+import type { Config } from '../config/config';
+import type { Database } from '../db/database';
+import type { JobQueue } from '../queue/port';
+import type { Clock } from '../shared/clock';
 import { parseJobMessage, type JobMessage, queueOf, type QueueName, type ShardRef } from '../queue/port';
 import { logger } from '../shared/logger';
 import { receiveCount } from '../queue/records';
@@ -17,7 +20,15 @@ interface LambdaContextLike {
 /** Time kept back from the Lambda timeout to record the outcome of an attempt that runs out of time. */
 const MARGIN_MS = 15_000;
 
-function deadline(c: Container, context: unknown): number {
+/** What a worker needs of its process's container; the work it runs may ask for more (`C`). */
+export interface WorkerDeps {
+  db: Database;
+  clock: Clock;
+  queue: Pick<JobQueue, 'send' | 'redeliver'>;
+  config: { jobs: Pick<Config['jobs'], 'maxAttempts' | 'timeoutSeconds'> };
+}
+
+function deadline(c: WorkerDeps, context: unknown): number {
   const remaining = (context as LambdaContextLike | undefined)?.getRemainingTimeInMillis?.();
   const budget = remaining !== undefined ? remaining - MARGIN_MS : c.config.jobs.timeoutSeconds * 1000;
   return Date.now() + Math.max(1000, budget);
@@ -32,7 +43,7 @@ function timeoutSignal(at: number): { signal: AbortSignal; clear: () => void } {
 }
 
 /** The container of a worker, handed in by functions/ (built once per process, on first use). */
-export type ContainerSource = () => Promise<Container>;
+export type ContainerSource<C extends WorkerDeps = WorkerDeps> = () => Promise<C>;
 
 /**
  * One delivery (the `receiveCount`-th) of a shard message of a fanned-out job, run by the module that
@@ -46,11 +57,11 @@ export type ShardAttempt = (
 ) => Promise<AttemptOutcome>;
 
 /** The SQS handler of a job queue: `work` does the job, `shards` its shard messages; the runner records the outcome. */
-export function jobWorker(
-  container: ContainerSource,
+export function jobWorker<C extends WorkerDeps>(
+  container: ContainerSource<C>,
   queue: QueueName,
-  work: (c: Container, job: Parameters<JobWork>[0], signal: AbortSignal) => ReturnType<JobWork>,
-  shards?: (c: Container) => ShardAttempt,
+  work: (c: C, job: Parameters<JobWork>[0], signal: AbortSignal) => ReturnType<JobWork>,
+  shards?: (c: C) => ShardAttempt,
 ) {
   return async (event: SQSEvent, context?: unknown): Promise<SQSBatchResponse> => {
     const c = await container();
@@ -105,9 +116,9 @@ export function jobWorker(
  * The handler of the dead-letter queues: fails the jobs whose messages exhausted their attempts;
  * `abandon` cleans up after a failed job of a kind that leaves state behind.
  */
-export function deadLetterWorker(
-  container: ContainerSource,
-  abandon?: (c: Container) => (job: JobRow) => Promise<void>,
+export function deadLetterWorker<C extends WorkerDeps>(
+  container: ContainerSource<C>,
+  abandon?: (c: C) => (job: JobRow) => Promise<void>,
 ) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const c = await container();

@@ -1,15 +1,19 @@
 /** The work of the load worker: load or custom load, then the process job when the view is enabled. */
-import type { Container } from '../app/container';
-import { enqueueProcessAfterLoad } from '../jobs/enqueue';
+import { enqueueProcessAfterLoad, type JobDeps } from '../jobs/enqueue';
 import type { JobRow } from '../jobs/repository';
 import { errorText } from '../jobs/runner';
 import { logger } from '../shared/logger';
 import { runLoad } from './load';
-import { connectorSources } from './source';
+import type { OpenSource } from './source';
+
+/** What the load worker needs: the jobs' ports (it queues the process job) and where it opens sources. */
+export interface LoadJobDeps extends JobDeps {
+  openSource: OpenSource;
+}
 
 /** Load or custom load, then the process job when the view is enabled. */
 export async function loadJob(
-  c: Container,
+  c: LoadJobDeps,
   job: JobRow,
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
@@ -18,7 +22,7 @@ export async function loadJob(
     {
       db: c.db,
       log,
-      openSource: c.sources ?? connectorSources(c),
+      openSource: c.openSource,
       batchSize: c.config.jobs.loadBatchSize,
     },
     job,

@@ -1,7 +1,4 @@
 /** The port a load reads its source through: a named connector opened as a stream of row batches. */
-import type { Container } from '../app/container';
-import { connectorDeps } from '../app/deps';
-import { openNamedSource } from '../connectors/service';
 
 export type SourceRow = Record<string, unknown>;
 
@@ -14,8 +11,3 @@ export interface LoadSource {
 
 /** Opens the connector of a data view by its name. */
 export type OpenSource = (connectorName: string) => Promise<LoadSource>;
-
-/** The service's own connectors (secrets decrypted inside lib/connectors, never seen here). */
-export function connectorSources(c: Container): OpenSource {
-  return (name) => openNamedSource(connectorDeps(c), name);
-}

@@ -3,7 +3,7 @@
  * cardinality detectors of a deployed view from its loaded series, shard by shard, without running
  * detection. A process job refreshes the same tables as it goes.
  */
-import type { Container } from '../app/container';
+import type { ProcessJobDeps } from './ports';
 import { readDeployedView } from '../dataviews/scope';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError } from '../shared/errors';
@@ -34,7 +34,7 @@ export function peerWeeksOf(detectors: readonly ViewDetector[]): number[] {
 
 /** POST /dataviews/{id}/baselines (admins): rebuilds the baseline tables; 409 when no such detector is defined. */
 export async function recalculateBaselines(
-  c: Pick<Container, 'db' | 'config'>,
+  c: Pick<ProcessJobDeps, 'db' | 'config'>,
   caller: Caller,
   id: number,
 ): Promise<BaselineRebuild> {

@@ -6,7 +6,7 @@
  * The view's previous anomalies stay as they were until that publish.
  */
 import { sql } from 'drizzle-orm';
-import type { Container } from '../app/container';
+import type { ProcessJobDeps } from './ports';
 import type { Database } from '../db/database';
 import { dropStage, MEASURES, type Measure, stageTable } from './anomaly-store';
 import {
@@ -29,7 +29,7 @@ import { logger } from '../shared/logger';
 
 /** The detection deps of a job. */
 export function detectionDeps(
-  c: Container,
+  c: ProcessJobDeps,
   jobId: number,
   dataViewId: number,
   signal?: AbortSignal,
@@ -44,12 +44,12 @@ export function detectionDeps(
 }
 
 /** Whether the plan is worth spreading: fan-out on and more than one shard. */
-export function fansOut(c: Container, plan: RunPlan): boolean {
+export function fansOut(c: ProcessJobDeps, plan: RunPlan): boolean {
   return c.config.detection.fanOut && plan.shards.length > 1;
 }
 
 /** The coordinator: stages the run and sends its shard messages; the job stays running. */
-export async function startFanOut(c: Container, job: JobRow, plan: RunPlan): Promise<void> {
+export async function startFanOut(c: ProcessJobDeps, job: JobRow, plan: RunPlan): Promise<void> {
   const deps = detectionDeps(c, job.id, job.dataViewId);
   const count = plan.shards.length;
   try {
@@ -99,7 +99,7 @@ export function knownFindings(detail: {
 
 /** One shard message: detect and append; the detail of the finished run when this shard was the last. */
 export async function runFanOutShard(
-  c: Container,
+  c: ProcessJobDeps,
   job: JobRow,
   shard: ShardRef,
   signal: AbortSignal,
@@ -183,7 +183,7 @@ export async function runFanOutShard(
 }
 
 /** After the job failed by a shard: its staging table goes. */
-export async function abandonFanOut(c: Container, job: JobRow, shard: ShardRef): Promise<void> {
+export async function abandonFanOut(c: ProcessJobDeps, job: JobRow, shard: ShardRef): Promise<void> {
   await abandonRun(c.db, job, shard.runId);
 }
 

@@ -3,7 +3,7 @@
  * the container. The job publishes and returns: what runs after a published cycle is handed in by the
  * composition (lib/app/workers.ts), so this module knows nothing of who reads the anomalies.
  */
-import type { Container } from '../app/container';
+import type { ProcessJobDeps } from './ports';
 import type { JobRow } from '../jobs/repository';
 import type { ShardAttempt } from '../jobs/worker';
 import type { DETACHED } from '../jobs/runner';
@@ -16,7 +16,7 @@ export type AfterPublish = (job: JobRow, signal: AbortSignal) => Promise<Record<
 
 /** Detection over the loaded data, here or handed to shard messages (then the last shard finishes the job). */
 export function processJob(
-  c: Container,
+  c: ProcessJobDeps,
   job: JobRow,
   signal: AbortSignal,
 ): Promise<Record<string, unknown> | typeof DETACHED> {
@@ -27,7 +27,7 @@ export function processJob(
  * The process worker's handler of the shard messages of a fanned-out process job (one delivery each,
  * `shard-attempt.ts`); the last shard, which publishes, also runs `afterPublish`.
  */
-export function processShards(c: Container, afterPublish?: AfterPublish): ShardAttempt {
+export function processShards(c: ProcessJobDeps, afterPublish?: AfterPublish): ShardAttempt {
   const work: ShardWork = {
     async run(job, shard, signal) {
       const detail = await runFanOutShard(c, job, shard, signal);
@@ -40,6 +40,6 @@ export function processShards(c: Container, afterPublish?: AfterPublish): ShardA
 }
 
 /** Clean-up after a dead-lettered job: a process run's staging table (a crashed worker left it). */
-export function abandonJob(c: Container): (job: JobRow) => Promise<void> {
+export function abandonJob(c: ProcessJobDeps): (job: JobRow) => Promise<void> {
   return (job) => abandonRun(c.db, job);
 }

@@ -4,7 +4,7 @@
  * previous anomalies stay as they were until a run completes. A view of several shards is spread
  * over workers (fan-out.ts) unless DETECTION_FAN_OUT is off.
  */
-import type { Container } from '../app/container';
+import type { ProcessJobDeps } from './ports';
 import { planRun, runViewDetection } from './run';
 import type { JobRow } from '../jobs/repository';
 import { DETACHED } from '../jobs/runner';
@@ -14,7 +14,7 @@ import { systemCaller } from '../identity/caller';
 
 /** Runs detection for the view in this worker; the job runner marks the job finished with the returned detail. */
 export async function runDetection(
-  c: Container,
+  c: ProcessJobDeps,
   dataViewId: number,
   jobId: number,
   signal?: AbortSignal,
@@ -25,7 +25,7 @@ export async function runDetection(
 
 /** The job's own message: runs detection here, or hands it to shard messages (DETACHED). */
 export async function startDetection(
-  c: Container,
+  c: ProcessJobDeps,
   job: JobRow,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown> | typeof DETACHED> {
