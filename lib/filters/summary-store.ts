@@ -9,7 +9,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { filters } from '../db/tables/index';
-import { canReadAll } from '../dataviews/scope';
+import { canReadAll, readsEveryView } from '../dataviews/scope';
 import type { Caller } from '../identity/caller';
 import type { FilterDefinition } from './types';
 
@@ -59,7 +59,7 @@ export async function summaryForReader(
   };
   if (Number(owner.owner_id) === caller.userId) {
     // The owner too may have lost views since the summary was built: the same check as for recipients.
-    const readable = caller.dataViews === 'all' || canReadAll(caller, builtFrom(ownerView.meta));
+    const readable = readsEveryView(caller) || canReadAll(caller, builtFrom(ownerView.meta));
     if (ownerView.text === null || readable) return ownerView;
     return { text: null, generatedAt: null, meta: null, lastError: owner.error, withheld: WITHHELD_NOTE };
   }

@@ -21,7 +21,6 @@ export function observability<E, R>(): middy.MiddlewareObj<E, R>[] {
 }
 
 /** The same for a plain async handler (workers, schedules, tasks); the handler keeps its own type. */
-// biome-ignore lint/suspicious/noExplicitAny: any handler signature
 export function observed<F extends (event: any, context?: any) => Promise<unknown>>(handler: F): F {
   return middy(handler as never).use(observability()) as unknown as F;
 }

@@ -127,7 +127,7 @@ describe('the OpenAPI document', () => {
     const dir = path.join(root, 'functions/http');
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts') && n !== 'registry.ts')) {
       const source = readFileSync(path.join(dir, f), 'utf8');
-      if (!routes.some((r) => source.includes(`'${r.path}'`) || source.includes('`${base}'))) continue;
+      if (!routes.some((r) => source.includes(`'${r.path}'`) || source.includes(`\`\${base}`))) continue;
       for (const m of source.matchAll(/\bquery\.(\w+)/g))
         expect(documented.has(m[1]), `${f}: ${m[1]}`).toBe(true);
     }

@@ -18,7 +18,7 @@ function testFiles(dir: string): string[] {
 }
 
 /** The conditions a test may skip on: what the machine lacks, never what the service lacks. */
-const ENVIRONMENT = /^!?(hasChromium|skipReason|configured|process\.env\.[A-Z_]+)$/;
+const ENVIRONMENT = /^!?(hasChromium|skipReason|configured|serverUrl|process\.env\.[A-Z_]+)$/;
 
 describe('tests that depend on a route', () => {
   it('fail with the route named when the service does not declare it', () => {
