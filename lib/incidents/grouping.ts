@@ -195,10 +195,14 @@ export function groupRecords(
 }
 
 /**
- * The broadest series of an incident's records: the fewest fixed categories, then the one that
- * contains most members, then the largest change; its strongest record (highest SIN) heads the incident.
+ * The broadest series of an incident's records (those in the measure's units when there are any): the
+ * fewest fixed categories, then the one that contains most members, then the largest change; its
+ * strongest record (highest SIN) heads the incident.
  */
-export function headOf(records: readonly MemberRecord[], members: readonly number[]): number {
+export function headOf(records: readonly MemberRecord[], all: readonly number[]): number {
+  // Records in the measure's units head an incident when there are any (a row's figures are amounts).
+  const inUnitsOnly = all.filter((i) => inUnits(records[i]));
+  const members = inUnitsOnly.length > 0 ? inUnitsOnly : all;
   let best = members[0];
   const contained = (i: number) =>
     members.reduce(

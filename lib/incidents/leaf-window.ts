@@ -22,6 +22,13 @@ export interface LeafDays {
   values: Float64Array;
   /** Value per event (1 when the values are events). */
   unit: number;
+  /**
+   * For a ratio (value per event): the events per day, aligned with `values` (the value). The change
+   * explained is then the value's change at the events that happened: Σ value against Σ events × the
+   * leaf's value per event in the baseline weeks, so a price that moved is found where it moved and a
+   * volume that moved at the usual price explains nothing.
+   */
+  counts?: Float64Array;
 }
 
 export interface WindowSpec {
@@ -54,8 +61,40 @@ function weekdayMean(x: Float64Array, t: number, weeks: number): number {
   return n > 0 ? s / n : Number.NaN;
 }
 
+/** A ratio leaf's change: value against events × the baseline weeks' value per event. */
+function ratioChange(leaf: LeafDays & { counts: Float64Array }, s: number, e: number, weeks: number): LeafChange {
+  const x = leaf.values;
+  const c = leaf.counts;
+  let bv = 0;
+  let bc = 0;
+  for (let t = Math.max(0, s - 7 * weeks); t < s; t++) {
+    bv += x[t];
+    bc += c[t];
+  }
+  const price = bc > 0 ? bv / bc : 0;
+  let actual = 0;
+  let expected = 0;
+  let events = 0;
+  for (let t = s; t <= e; t++) {
+    actual += t < x.length ? x[t] : 0;
+    expected += (t < c.length ? c[t] : 0) * price;
+    events += t < c.length ? c[t] : 0;
+  }
+  // Noise: the baseline days' value against their events at the baseline price, per event, times the
+  // window's events; at least a 5 % spread of one event's price (a few events are noisy).
+  let sq = 0;
+  for (let t = Math.max(0, s - 7 * weeks); t < s; t++) sq += (x[t] - c[t] * price) ** 2;
+  const perEvent = bc > 0 ? sq / bc : 0;
+  const variance = Math.max(perEvent, (0.05 * price) ** 2) * Math.max(events, 1);
+  return { codes: leaf.codes, actual, expected, variance };
+}
+
 /** The leaves' changes over the window, their expectations scaled to `expectedTotal` when given. */
 export function leafChanges(leaves: readonly LeafDays[], w: WindowSpec): LeafChange[] {
+  if (leaves.length > 0 && leaves.every((l) => l.counts !== undefined)) {
+    const out = leaves.map((l) => ratioChange(l as LeafDays & { counts: Float64Array }, w.start - w.from, w.end - w.from, w.weeks));
+    return scaled(out, w.expectedTotal);
+  }
   const s = w.start - w.from;
   const e = w.end - w.from;
   const len = e - s + 1;
@@ -93,10 +132,15 @@ export function leafChanges(leaves: readonly LeafDays[], w: WindowSpec): LeafCha
     const dayVar = Math.max(poisson, n > 0 ? sq / n / (1 + 1 / w.weeks) : 0);
     return { codes: leaf.codes, actual, expected, variance: dayVar * (len + shared) };
   });
-  if (w.expectedTotal !== undefined && Number.isFinite(w.expectedTotal)) {
+  return scaled(out, w.expectedTotal);
+}
+
+/** The leaves' expectations scaled together to sum to `expectedTotal` (when given and positive). */
+function scaled(out: LeafChange[], expectedTotal: number | undefined): LeafChange[] {
+  if (expectedTotal !== undefined && Number.isFinite(expectedTotal)) {
     const sum = out.reduce((acc, l) => acc + l.expected, 0);
     if (sum > 0) {
-      const k = w.expectedTotal / sum;
+      const k = expectedTotal / sum;
       for (const l of out) l.expected *= k;
     }
   }

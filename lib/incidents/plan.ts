@@ -98,10 +98,20 @@ export function planIncidents(
  * the series' own history. Peer and Mix correct theirs by other series (a hotel "should" have risen with
  * its peers), which would make every leaf look moved; their windows keep the leaves' own baseline.
  */
-function expectedTotal(r: MemberRecord): number | undefined {
+function expectedTotal(r: MemberRecord, events: number | undefined): number | undefined {
   if (!ownBaseline(r)) return undefined;
   if (r.predictedValue === null || !Number.isFinite(r.predictedValue)) return undefined;
+  // A ratio's prediction is per event: the value expected at the events that happened.
+  if (r.measure === 'ratio') return events === undefined ? undefined : r.predictedValue * events;
   return r.predictedValue * (r.endDay - r.startDay + 1);
+}
+
+/** The leaves' events over days [s, e] of their arrays (a ratio's leaves carry them), else undefined. */
+function eventsIn(leaves: readonly LeafDays[], s: number, e: number): number | undefined {
+  if (!leaves.every((l) => l.counts !== undefined)) return undefined;
+  let n = 0;
+  for (const l of leaves) for (let t = s; t <= e; t++) n += (l.counts as Float64Array)[t] ?? 0;
+  return n;
 }
 
 /**
@@ -149,7 +159,7 @@ export function explainPlan(
     start: h.startDay,
     end: h.endDay,
     weeks: opts.weeks,
-    expectedTotal: expectedTotal(h),
+    expectedTotal: expectedTotal(h, eventsIn(leaves, h.startDay - plan.needs.fromDay, h.endDay - plan.needs.fromDay)),
   });
   // The incident's own series in the head's direction and measure: named at one test's price.
   const flagged = new Set(

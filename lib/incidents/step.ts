@@ -60,7 +60,9 @@ export function latticeOf(view: IncidentView): Lattice {
   };
 }
 
-const measureOf = (measure: string): SeriesMeasure => (measure === 'count' ? 'count' : 'value');
+/** What a head's measure reads: its own series, or for a ratio (value per event) the value and the events. */
+const READS: Record<string, readonly SeriesMeasure[]> = { value: ['value'], count: ['count'], ratio: ['value', 'count'] };
+const readsOf = (measure: string) => READS[measure] ?? READS.value;
 
 /** The leaves each plan needs, read once per measure over the union of the plans' days. */
 async function readLeaves(
@@ -74,8 +76,8 @@ async function readLeaves(
   catalog.codes.forEach((c, i) => {
     if (isLeaf(c)) leafRows.push(i);
   });
-  for (const measure of ['value', 'count'] as const) {
-    const mine = plans.filter((p) => p.needs && measureOf(p.needs.measure) === measure);
+  for (const [measure, measures] of Object.entries(READS)) {
+    const mine = plans.filter((p) => p.needs && readsOf(p.needs.measure) === measures);
     if (mine.length === 0) continue;
     let from = Number.POSITIVE_INFINITY;
     let to = Number.NEGATIVE_INFINITY;
@@ -87,12 +89,12 @@ async function readLeaves(
       for (const r of leafRows) if (contains(needs.codes, catalog.codes[r])) wanted.add(r);
     }
     const rows = [...wanted].sort((a, b) => a - b);
-    const [block] = await readSeries(
+    const [block, events] = await readSeries(
       db,
       source,
       rows.map((r) => catalog.ids[r]),
       { dayIndex0: from, days: to - from + 1 },
-      [measure],
+      measures,
     );
     for (const p of mine) {
       const needs = p.needs as NonNullable<IncidentPlan['needs']>;
@@ -100,10 +102,12 @@ async function readLeaves(
       rows.forEach((r, i) => {
         if (!contains(needs.codes, catalog.codes[r])) return;
         const start = i * block.days + (needs.fromDay - from);
+        const end = start + (needs.toDay - needs.fromDay + 1);
         leaves.push({
           codes: catalog.codes[r],
-          values: block.values.subarray(start, start + (needs.toDay - needs.fromDay + 1)),
-          unit: measure === 'value' ? block.valuePerEvent?.[i] || 1 : 1,
+          values: block.values.subarray(start, end),
+          unit: measure === 'count' ? 1 : block.valuePerEvent?.[i] || 1,
+          ...(events ? { counts: events.values.subarray(start, end) } : {}),
         });
       });
       out.set(p, leaves);

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { groupRecords, headOf, type MemberRecord } from '../../../lib/incidents/grouping';
+import { matchPrevious } from '../../../lib/incidents/identity';
+
+// Categories: district, hotel (child of district), channel. Codes: 0 = all.
+const TOTAL = [0, 0, 0];
+const D1 = [1, 0, 0];
+const H1 = [1, 1, 0];
+const H1_OTA = [1, 1, 1];
+const H1_WEB = [1, 1, 2];
+const H2 = [1, 2, 0];
+const OTA = [0, 0, 1];
+const WEB = [0, 0, 2];
+
+let nextId = 1;
+function rec(codes: number[], over: Partial<MemberRecord> & { day?: number; days?: number; daily?: number } = {}): MemberRecord {
+  const day = over.day ?? 100;
+  const days = over.days ?? 1;
+  const daily = over.daily ?? -10;
+  const seriesId = codes.reduce((acc, c) => acc * 10 + c, 0);
+  return {
+    id: nextId++,
+    seriesId,
+    codes: Int32Array.from(codes),
+    measure: 'value',
+    type: 'DT',
+    result: daily < 0 ? 'Negative' : 'Positive',
+    startDay: day,
+    endDay: day + days - 1,
+    actualValue: 100 + daily,
+    predictedValue: 100,
+    changeCum: daily * days,
+    sharePct: 10,
+    sin: 1,
+    ...over,
+  };
+}
+
+const together = (records: MemberRecord[]) => groupRecords(records).map((g) => g.map((i) => records[i].id).sort((a, b) => a - b));
+
+describe('grouping records into incidents', () => {
+  it('joins a leaf, its hotel, its district and the total when the leaf explains their change', () => {
+    const rs = [rec(H1_OTA, { daily: -30 }), rec(H1, { daily: -32 }), rec(D1, { daily: -35 }), rec(TOTAL, { daily: -40 })];
+    expect(together(rs)).toHaveLength(1);
+    expect(rs[headOf(rs, groupRecords(rs)[0])].codes).toEqual(Int32Array.from(TOTAL));
+  });
+
+  it('keeps apart a broad change that a small part does not explain, unless they moved alike', () => {
+    // The total fell by 400 a day; a hotel fell by 10 a day (2 %), by a different share of itself.
+    const small = [rec(TOTAL, { daily: -400, actualValue: 600, predictedValue: 1000 }), rec(H2, { daily: -10, actualValue: 40, predictedValue: 50 })];
+    expect(together(small)).toHaveLength(2);
+    // Every part of a department that dropped by 40 % dropped by about 40 %: one event.
+    const alike = [rec(TOTAL, { daily: -400, actualValue: 600, predictedValue: 1000 }), rec(H2, { daily: -20, actualValue: 30, predictedValue: 50 })];
+    expect(together(alike)).toHaveLength(1);
+  });
+
+  it('does not let a three-day spike join a quarter-long record of its parent', () => {
+    const rs = [
+      rec(H1, { type: 'QOQ', day: 0, days: 92, daily: -5, actualValue: 95, predictedValue: 100 }),
+      rec(H1_OTA, { day: 40, days: 3, daily: -8, actualValue: 2, predictedValue: 10 }),
+    ];
+    expect(together(rs)).toHaveLength(2);
+  });
+
+  it('joins the value and the count of one series on the same days, and names both measures', () => {
+    const rs = [rec(H1, { measure: 'value', days: 3 }), rec(H1, { measure: 'count', days: 2, day: 101 })];
+    expect(together(rs)).toHaveLength(1);
+  });
+
+  it('keeps rises and falls apart, and windows more than a day apart', () => {
+    expect(together([rec(H1, { daily: -10 }), rec(H1_OTA, { daily: 10 })])).toHaveLength(2);
+    expect(together([rec(H1, { day: 100 }), rec(H1_OTA, { day: 103 })])).toHaveLength(2);
+    // Touching windows (a day either side) are one event.
+    expect(together([rec(H1, { day: 100 }), rec(H1_OTA, { day: 101 })])).toHaveLength(1);
+  });
+
+  it('never joins series that are not ancestor and descendant (two channels), without a common record', () => {
+    expect(together([rec(OTA), rec(WEB)])).toHaveLength(2);
+  });
+
+  it('joins a Peer record that sees its sibling’s spike from the other side', () => {
+    const rs = [
+      rec(H1_OTA, { daily: 50, actualValue: 150, predictedValue: 100 }),
+      rec(H1_WEB, { type: 'Peer', daily: -10, actualValue: 90, predictedValue: 100 }),
+    ];
+    expect(together(rs)).toHaveLength(1);
+  });
+
+  it('joins a Cardinality record with the child that went missing', () => {
+    const rs = [
+      rec(H1, { type: 'Cardinality', actualValue: 1, predictedValue: 2, changeCum: -1 }),
+      rec(H1_OTA, { type: 'Gap', actualValue: 0, predictedValue: 30, changeCum: -30 }),
+    ];
+    expect(together(rs)).toHaveLength(1);
+    // The head is in the measure's units, not the count of children.
+    expect(rs[headOf(rs, groupRecords(rs)[0])].type).toBe('Gap');
+  });
+});
+
+describe('incident identity across runs', () => {
+  it('keeps the id of the previous incident sharing the most members, one to one', () => {
+    const previous = [
+      { id: 7, memberKeys: ['a', 'b', 'c'] },
+      { id: 8, memberKeys: ['d'] },
+    ];
+    // The first grew by a day; the second is new; the third continues 8.
+    expect(matchPrevious([['a', 'b', 'c', 'e'], ['x'], ['d']], previous)).toEqual([0, -1, 1]);
+    // A split keeps the id on its larger part.
+    expect(matchPrevious([['a'], ['b', 'c']], previous)).toEqual([-1, 0]);
+  });
+});
