@@ -62,7 +62,12 @@ function weekdayMean(x: Float64Array, t: number, weeks: number): number {
 }
 
 /** A ratio leaf's change: value against events × the baseline weeks' value per event. */
-function ratioChange(leaf: LeafDays & { counts: Float64Array }, s: number, e: number, weeks: number): LeafChange {
+function ratioChange(
+  leaf: LeafDays & { counts: Float64Array },
+  s: number,
+  e: number,
+  weeks: number,
+): LeafChange {
   const x = leaf.values;
   const c = leaf.counts;
   let bv = 0;
@@ -92,7 +97,9 @@ function ratioChange(leaf: LeafDays & { counts: Float64Array }, s: number, e: nu
 /** The leaves' changes over the window, their expectations scaled to `expectedTotal` when given. */
 export function leafChanges(leaves: readonly LeafDays[], w: WindowSpec): LeafChange[] {
   if (leaves.length > 0 && leaves.every((l) => l.counts !== undefined)) {
-    const out = leaves.map((l) => ratioChange(l as LeafDays & { counts: Float64Array }, w.start - w.from, w.end - w.from, w.weeks));
+    const out = leaves.map((l) =>
+      ratioChange(l as LeafDays & { counts: Float64Array }, w.start - w.from, w.end - w.from, w.weeks),
+    );
     return scaled(out, w.expectedTotal);
   }
   const s = w.start - w.from;

@@ -159,7 +159,10 @@ export function explainPlan(
     start: h.startDay,
     end: h.endDay,
     weeks: opts.weeks,
-    expectedTotal: expectedTotal(h, eventsIn(leaves, h.startDay - plan.needs.fromDay, h.endDay - plan.needs.fromDay)),
+    expectedTotal: expectedTotal(
+      h,
+      eventsIn(leaves, h.startDay - plan.needs.fromDay, h.endDay - plan.needs.fromDay),
+    ),
   });
   // The incident's own series in the head's direction and measure: named at one test's price.
   const flagged = new Set(

@@ -61,7 +61,11 @@ export function latticeOf(view: IncidentView): Lattice {
 }
 
 /** What a head's measure reads: its own series, or for a ratio (value per event) the value and the events. */
-const READS: Record<string, readonly SeriesMeasure[]> = { value: ['value'], count: ['count'], ratio: ['value', 'count'] };
+const READS: Record<string, readonly SeriesMeasure[]> = {
+  value: ['value'],
+  count: ['count'],
+  ratio: ['value', 'count'],
+};
 const readsOf = (measure: string) => READS[measure] ?? READS.value;
 
 /** The leaves each plan needs, read once per measure over the union of the plans' days. */

@@ -13,7 +13,10 @@ const OTA = [0, 0, 1];
 const WEB = [0, 0, 2];
 
 let nextId = 1;
-function rec(codes: number[], over: Partial<MemberRecord> & { day?: number; days?: number; daily?: number } = {}): MemberRecord {
+function rec(
+  codes: number[],
+  over: Partial<MemberRecord> & { day?: number; days?: number; daily?: number } = {},
+): MemberRecord {
   const day = over.day ?? 100;
   const days = over.days ?? 1;
   const daily = over.daily ?? -10;
@@ -36,21 +39,33 @@ function rec(codes: number[], over: Partial<MemberRecord> & { day?: number; days
   };
 }
 
-const together = (records: MemberRecord[]) => groupRecords(records).map((g) => g.map((i) => records[i].id).sort((a, b) => a - b));
+const together = (records: MemberRecord[]) =>
+  groupRecords(records).map((g) => g.map((i) => records[i].id).sort((a, b) => a - b));
 
 describe('grouping records into incidents', () => {
   it('joins a leaf, its hotel, its district and the total when the leaf explains their change', () => {
-    const rs = [rec(H1_OTA, { daily: -30 }), rec(H1, { daily: -32 }), rec(D1, { daily: -35 }), rec(TOTAL, { daily: -40 })];
+    const rs = [
+      rec(H1_OTA, { daily: -30 }),
+      rec(H1, { daily: -32 }),
+      rec(D1, { daily: -35 }),
+      rec(TOTAL, { daily: -40 }),
+    ];
     expect(together(rs)).toHaveLength(1);
     expect(rs[headOf(rs, groupRecords(rs)[0])].codes).toEqual(Int32Array.from(TOTAL));
   });
 
   it('keeps apart a broad change that a small part does not explain, unless they moved alike', () => {
     // The total fell by 400 a day; a hotel fell by 10 a day (2 %), by a different share of itself.
-    const small = [rec(TOTAL, { daily: -400, actualValue: 600, predictedValue: 1000 }), rec(H2, { daily: -10, actualValue: 40, predictedValue: 50 })];
+    const small = [
+      rec(TOTAL, { daily: -400, actualValue: 600, predictedValue: 1000 }),
+      rec(H2, { daily: -10, actualValue: 40, predictedValue: 50 }),
+    ];
     expect(together(small)).toHaveLength(2);
     // Every part of a department that dropped by 40 % dropped by about 40 %: one event.
-    const alike = [rec(TOTAL, { daily: -400, actualValue: 600, predictedValue: 1000 }), rec(H2, { daily: -20, actualValue: 30, predictedValue: 50 })];
+    const alike = [
+      rec(TOTAL, { daily: -400, actualValue: 600, predictedValue: 1000 }),
+      rec(H2, { daily: -20, actualValue: 30, predictedValue: 50 }),
+    ];
     expect(together(alike)).toHaveLength(1);
   });
 

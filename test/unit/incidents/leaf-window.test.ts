@@ -9,7 +9,11 @@ const WINDOW = { from: 0, start: 56, end: 62, weeks: 4 };
 const profile = (t: number) => (t % 7 === 5 ? 2 : 1);
 
 function leaf(codes: number[], level: number, during: (t: number) => number = () => 1): LeafDays {
-  return { codes, unit: 1, values: Float64Array.from({ length: DAYS }, (_, t) => level * profile(t) * (t >= 56 ? during(t) : 1)) };
+  return {
+    codes,
+    unit: 1,
+    values: Float64Array.from({ length: DAYS }, (_, t) => level * profile(t) * (t >= 56 ? during(t) : 1)),
+  };
 }
 
 describe('leaves over a window', () => {
@@ -42,8 +46,16 @@ describe('leaves over a window', () => {
 describe('a ratio (value per event) over a window', () => {
   const lattice: Lattice = { categories: ['channel'], parents: [-1] };
   /** Value and events of one channel: `orders` a day at `price`, both possibly changed in the window. */
-  function channel(code: number, orders: number, price: number, change: { orders?: number; price?: number } = {}): LeafDays {
-    const counts = Float64Array.from({ length: DAYS }, (_, t) => orders * (t >= 56 ? (change.orders ?? 1) : 1));
+  function channel(
+    code: number,
+    orders: number,
+    price: number,
+    change: { orders?: number; price?: number } = {},
+  ): LeafDays {
+    const counts = Float64Array.from(
+      { length: DAYS },
+      (_, t) => orders * (t >= 56 ? (change.orders ?? 1) : 1),
+    );
     const values = Float64Array.from(counts, (c, t) => c * price * (t >= 56 ? (change.price ?? 1) : 1));
     return { codes: [code], unit: price, values, counts };
   }
