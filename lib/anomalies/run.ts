@@ -5,12 +5,13 @@ import type { Caller } from '../identity/caller';
 import { parseFilterSettings } from '../filters/parse';
 import { withoutMembers } from '../filters/events';
 import { runFilter } from '../filters/run';
-import { incidentKey } from '../filters/incidents';
+import { incidentKey, incidentOf } from '../filters/incidents';
 import { readIncidents } from '../incidents/read';
 import type { Incident } from '../incidents/types';
 import { resolveTimeRange } from '../filters/time-range';
 import type {
   AggregateRecord,
+  AnomalyIncident,
   AnomalyRecord,
   FilterDefinition,
   FilterSettings,
@@ -37,12 +38,19 @@ export interface FilterAnswer {
   warnings: string[];
   anomalies: AnomalyRecord[];
   aggregates?: AggregateRecord[];
+  /**
+   * Only when asked for (`recordIncidents`): the incident of every shown record that belongs to one, by
+   * `<dataViewId>:<incidentId>` (incident rows carry their own).
+   */
+  recordIncidents?: Record<string, AnomalyIncident>;
 }
 
 /** Options of a run that are not filter settings. */
 export interface RunOptions {
   /** Events (mergeEvents) carry their `members`; off by default. */
   members?: boolean;
+  /** The answer carries `recordIncidents` (summaries tell of incidents whatever the filter's rows are). */
+  recordIncidents?: boolean;
 }
 
 function readMode(settings: FilterSettings): ReadMode {
@@ -165,6 +173,13 @@ export async function runFilterDefinition(
   );
   const incidents = settings.incidents ? await readRecordIncidents(deps.db, targets, perView) : undefined;
   const ranked = runFilter(perView.flat(), settings, incidents);
+  const recordIncidents = options.recordIncidents
+    ? await readRecordIncidents(
+        deps.db,
+        targets,
+        targets.map((v) => ranked.anomalies.filter((r) => r.dataViewId === v.id && !r.incident)),
+      )
+    : undefined;
   const commented = await withComments(
     deps.db,
     targets.map((v) => v.id),
@@ -178,5 +193,7 @@ export async function runFilterDefinition(
     anomalies: run.anomalies,
   };
   if (settings.isAggregated) answer.aggregates = run.aggregates ?? [];
+  if (recordIncidents)
+    answer.recordIncidents = Object.fromEntries([...recordIncidents].map(([k, i]) => [k, incidentOf(i)]));
   return answer;
 }

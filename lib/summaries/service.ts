@@ -20,6 +20,7 @@ import type { FilterDefinition } from '../filters/types';
 import type { SecretStore } from '../secrets/index';
 import { AppError, ConflictError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
+import { checkCitations, type IncidentRef } from './citations';
 import { callModel, type LlmAnswer, type LlmEndpoint } from './llm-client';
 import { type BuiltPrompt, buildPrompt, DEFAULT_PROMPT_BUDGET } from './prompt';
 import { hasEndpoint, loadEndpoint } from './settings';
@@ -42,11 +43,27 @@ export interface StoredSummary {
   modelConfigured?: boolean;
   /** Why no text is shown although a summary exists: it covers data views the reader cannot read. */
   withheld?: string;
+  /** What the text cites (checked against its prompt when stored); null for summaries stored before citations. */
+  citations?: SummaryCitations | null;
+}
+
+/** The citations of a stored summary (docs/summaries.md, "Citations"). */
+export interface SummaryCitations {
+  incidents: IncidentRef[];
+  anomalies: number[];
+  /** Citations of what the prompt did not hold, as the model wrote them: removed from the stored text. */
+  removed: string[];
+}
+
+function citationsOf(meta: Record<string, unknown> | null): SummaryCitations | null {
+  const c = meta?.citations as SummaryCitations | undefined;
+  return c && Array.isArray(c.incidents) ? c : null;
 }
 
 /** What `caller` sees: the owner's summary, or a recipient's own, only when built from views they can read. */
 async function readStored(db: Database, caller: Caller, filterId: number): Promise<StoredSummary> {
-  return { filterId, ...(await summaryForReader(db, caller, filterId)) };
+  const stored = await summaryForReader(db, caller, filterId);
+  return { filterId, ...stored, citations: citationsOf(stored.meta) };
 }
 
 /** GET /{id}/summarization: the stored text, when it was made, the answer's metadata and the last failure. */
@@ -71,7 +88,7 @@ export async function getSummaryPrompt(
   const row = await loadVisibleFilter(deps.db, caller, filterId);
   const definition = { ...(row.settings as unknown as FilterDefinition), name: row.name };
   const endpoint = await loadEndpoint(deps);
-  const answer = await runFilterDefinition(deps, caller, definition, false);
+  const answer = await runFilterDefinition(deps, caller, definition, false, { recordIncidents: true });
   // A recipient's prompt names only the data views they can read (those the run used).
   const shown =
     row.ownerId === caller.userId || !definition.dataViews
@@ -82,6 +99,7 @@ export async function getSummaryPrompt(
     range: { dateFrom: answer.timeRange.dateFrom, dateTo: answer.timeRange.dateTo },
     anomalies: answer.anomalies,
     aggregates: answer.aggregates,
+    incidents: new Map(Object.entries(answer.recordIncidents ?? {})),
     instructions: instructions ?? definition.instructions ?? '',
     budgetChars: endpoint?.promptBudgetChars ?? DEFAULT_PROMPT_BUDGET,
   });
@@ -116,16 +134,22 @@ export async function refreshSummary(
       prompt: built.prompt,
     });
     const now = deps.clock.now();
+    // Only what the prompt held may be cited: anything else is taken out of the text before it is stored.
+    const checked = checkCitations(answer.text, built.citable);
     const meta = {
       ...answer.meta,
       promptChars: built.chars,
       anomalies: built.anomaliesIncluded,
+      incidents: built.incidentsIncluded,
       aggregates: built.aggregatesIncluded,
       leftOut: built.leftOut,
       instructionsOverridden: instructions !== undefined && instructions !== null,
       dataViewIds: built.dataViewIds,
+      citations: { incidents: checked.incidents, anomalies: checked.anomalies, removed: checked.removed },
     };
-    const summary = { text: answer.text, generatedAt: now, meta };
+    if (checked.removed.length)
+      deps.log?.warn('summary cited what its prompt did not hold', { filterId, removed: checked.removed });
+    const summary = { text: checked.text, generatedAt: now, meta };
     if (isOwner) await storeOwnerSummary(deps.db, filterId, summary);
     else await storeRecipientSummary(deps.db, filterId, caller.userId, summary);
     return readStored(deps.db, caller, filterId);

@@ -7,7 +7,8 @@ export interface FakeLlm {
   requests: Array<{ headers: http.IncomingHttpHeaders; body: any }>;
   /** 'ok' answers like a chat API; the others fail the ways real endpoints do. */
   mode: 'ok' | 'slow' | 'error500' | 'no-content' | 'not-json' | 'endless';
-  reply: string;
+  /** The answer's text, or made from the request body (e.g. to cite what the prompt holds). */
+  reply: string | ((body: any) => string);
   close(): Promise<void>;
 }
 
@@ -56,7 +57,15 @@ export async function startFakeLlm(): Promise<FakeLlm> {
           res.end(
             JSON.stringify({
               model: 'fake-1',
-              choices: [{ index: 0, message: { role: 'assistant', content: fake.reply } }],
+              choices: [
+                {
+                  index: 0,
+                  message: {
+                    role: 'assistant',
+                    content: typeof fake.reply === 'function' ? fake.reply(body) : fake.reply,
+                  },
+                },
+              ],
               usage: { prompt_tokens: 10, completion_tokens: 5 },
             }),
           );
