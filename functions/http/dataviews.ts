@@ -23,6 +23,7 @@ import { getDataViewStatus } from '../../lib/jobs/view-status';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam } from '../../lib/http/params';
 import { created, HttpResult, noContent, type Route } from '../../lib/http/router';
+import { routes as incidentRoutes } from './incidents';
 import { routes as explorerRoutes } from './series-explorer';
 
 const base = '/api/v1/dataviews';
@@ -158,6 +159,8 @@ export const routes: Route[] = [
   ),
   // The series explorer (functions/http/series-explorer.ts) lives under /dataviews/{id}/explorer.
   ...explorerRoutes,
+  // Incidents and contributions (functions/http/incidents.ts).
+  ...incidentRoutes,
 ];
 
 export const handler = httpHandler(routes, getContainer);

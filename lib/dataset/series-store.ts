@@ -79,6 +79,15 @@ export const PGLITE_READ_SERIES = 10;
 const PER_EVENT = `CASE WHEN min(cnt) FILTER (WHERE NOT filled) < max(cnt) FILTER (WHERE NOT filled)
   THEN sum(value) FILTER (WHERE NOT filled) / NULLIF(sum(cnt) FILTER (WHERE NOT filled), 0) END::float8`;
 
+export interface ReadSeriesOptions {
+  /**
+   * Read only the window's days (an index range scan) instead of every day of each series. Then each
+   * series' value per event is that of the window's days. For short windows of many series (the
+   * contributions of a change): a 30-day window of a 3-year view reads a tenth of the rows.
+   */
+  windowOnly?: boolean;
+}
+
 /**
  * Reads series `ids` (distinct) of `source` over `window` for each of `measures` (distinct), one block per
  * measure in that order; the rows are scanned once however many measures are read. Ids without data stay
@@ -90,6 +99,7 @@ export async function readSeries(
   ids: readonly number[],
   window: DayWindow,
   measures: readonly SeriesMeasure[],
+  opts: ReadSeriesOptions = {},
 ): Promise<SeriesBlock[]> {
   const { dayIndex0, days } = window;
   const schema = source.schema;
@@ -113,10 +123,17 @@ export async function readSeries(
   }
   const packed = columns.map((c) => `float8send(${c === 'cnt' ? 'cnt' : 'value'})`).join(' || ');
   const wantPerEvent = columns.includes('value');
+  const dayRange = opts.windowOnly
+    ? ` AND day BETWEEN ${epochDayToYyyymmdd(dayIndex0)} AND ${epochDayToYyyymmdd(dayIndex0 + days - 1)}`
+    : '';
+  // Statements of about the same number of rows as PGLITE_READ_SERIES whole 3-year series.
+  const perStatement = opts.windowOnly
+    ? Math.max(PGLITE_READ_SERIES, Math.floor((PGLITE_READ_SERIES * 1100) / Math.max(1, days)))
+    : PGLITE_READ_SERIES;
   const query = (part: readonly number[]) =>
     sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || ${sql.raw(packed)}, ''::bytea) AS b,
         ${sql.raw(wantPerEvent ? PER_EVENT : 'NULL::float8')} AS per_event
-        FROM ${sql.raw(`${ident(schema)}.data`)} WHERE series_id = ANY(${intArrayLiteral(part)}::int[]) GROUP BY series_id`;
+        FROM ${sql.raw(`${ident(schema)}.data`)} WHERE series_id = ANY(${intArrayLiteral(part)}::int[])${sql.raw(dayRange)} GROUP BY series_id`;
   type Row = { series_id: number; b: Uint8Array; per_event: number | string | null };
   let rows: Row[];
   if (db.kind === 'pglite') {
@@ -124,8 +141,8 @@ export async function readSeries(
     // statement (seconds) held a status call for as long. Statements of PGLITE_READ_SERIES series each
     // let other requests in between.
     rows = [];
-    for (let i = 0; i < ids.length; i += PGLITE_READ_SERIES)
-      for (const row of await db.rows<Row>(query(ids.slice(i, i + PGLITE_READ_SERIES)))) rows.push(row);
+    for (let i = 0; i < ids.length; i += perStatement)
+      for (const row of await db.rows<Row>(query(ids.slice(i, i + perStatement)))) rows.push(row);
   } else {
     // Enough memory for a hash aggregate: about 2x faster than sorting the shard's rows (docs/performance.md).
     rows = await db.tx(async (tx) => {

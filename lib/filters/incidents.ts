@@ -23,8 +23,22 @@ function stronger(a: AnomalyRecord, b: AnomalyRecord): number {
   return a.id - b.id;
 }
 
-/** The incident as a row carries it. */
-export function incidentOf(i: Incident): AnomalyIncident {
+type Categories = Record<string, string | null>;
+
+/**
+ * `c` with its keys in the order of `like` (the view's categories, as the records carry them): stored
+ * incidents come back from jsonb with their keys reordered.
+ */
+function inOrder(c: Categories, like: Categories | undefined): Categories {
+  if (!like) return c;
+  const out: Categories = {};
+  for (const k of Object.keys(like)) if (k in c) out[k] = c[k];
+  for (const k of Object.keys(c)) if (!(k in out)) out[k] = c[k];
+  return out;
+}
+
+/** The incident as a row carries it; category keys in the order of `like` when given. */
+export function incidentOf(i: Incident, like?: Categories): AnomalyIncident {
   return {
     id: i.id,
     size: i.size,
@@ -34,14 +48,14 @@ export function incidentOf(i: Incident): AnomalyIncident {
     measures: i.measures,
     types: i.types,
     broad: {
-      categories: i.broad.categories,
+      categories: inOrder(i.broad.categories, like),
       actual: i.broad.actual,
       expected: i.broad.expected,
       change: i.broad.change,
       changePct: i.broad.changePct,
     },
     rootCauses: i.rootCauses.map((c) => ({
-      categories: c.categories,
+      categories: inOrder(c.categories, like),
       actual: c.actual,
       expected: c.expected,
       change: c.change,
@@ -90,10 +104,10 @@ export function mergeIncidents(
     const cause = incident.rootCauses[0];
     out.push({
       ...head,
-      categories: cause ? cause.categories : head.categories,
+      categories: cause ? inOrder(cause.categories, head.categories) : head.categories,
       types: incident.types,
       incidentId: incident.id,
-      incident: incidentOf(incident),
+      incident: incidentOf(incident, head.categories),
       members,
     });
   }

@@ -84,6 +84,7 @@ export const QUERY_HELPERS: Array<[RegExp, string[]]> = [
   [/\banomaliesByFilterPaged\)?\(/, ['offset', 'pageSize', 'sortBy', 'order', 'format', 'members']],
   [/\bexplorerTree\)?\(/, ['c.{category}', 'dimension', 'search', 'offset', 'limit']],
   [/\bexplorerSearch\)?\(/, ['q', 'limit']],
+  [/\bseriesContributions\)?\(/, ['categories', 'from', 'to', 'measure', 'weeks', 'limit']],
 ];
 
 const int = (minimum = 0, maximum?: number) => ({
@@ -106,6 +107,26 @@ export const QUERY_DOC: Record<string, { schema: Record<string, unknown>; descri
   'GET /api/v1/dataviews/{id}/explorer/search limit': {
     schema: int(1, 200),
     description: 'Most series in the answer (default 50)',
+  },
+  'GET /api/v1/dataviews/{id}/contributions limit': {
+    schema: int(1, 500),
+    description: 'Values listed per category (default 10)',
+  },
+  'GET /api/v1/dataviews/{id}/contributions categories': {
+    schema: str,
+    description: 'The series: name=value pairs separated by ; (a category left out = all; none = the total)',
+  },
+  'GET /api/v1/dataviews/{id}/contributions from': {
+    schema: date,
+    description: 'First day of the window, yyyy-MM-dd (required)',
+  },
+  'GET /api/v1/dataviews/{id}/contributions to': {
+    schema: date,
+    description: 'Last day of the window, yyyy-MM-dd (required; at most 366 days)',
+  },
+  'GET /api/v1/dataviews/{id}/contributions weeks': {
+    schema: int(1, 12),
+    description: 'Weeks before the window that make the expectation (default 4)',
   },
   offset: { schema: int(0), description: 'Items to skip (paging)' },
   pageSize: { schema: int(1, 1000), description: 'Records per page' },

@@ -107,6 +107,8 @@ export const RESPONSES: Record<string, ResponseDoc> = {
   'GET /api/v1/dataviews/{id}/explorer/tree': { schema: ref('explorer-node') },
   'GET /api/v1/dataviews/{id}/explorer/search': { schema: ref('explorer-search') },
   'GET /api/v1/dataviews/{id}/explorer/series/{seriesId}': { schema: ref('explorer-series') },
+  'GET /api/v1/dataviews/{id}/contributions': { schema: ref('contributions') },
+  'GET /api/v1/dataviews/{id}/incidents/{incidentId}': { schema: ref('filter-answer-anomaly') },
 
   // Jobs
   'POST /api/v1/dataviews/{id}/jobs/clear': { schema: ref('jobs-cleared') },

@@ -12,6 +12,7 @@ import explorer from './explorer.schema.json' with { type: 'json' };
 import feedback from './feedback.schema.json' with { type: 'json' };
 import filters from './filters.schema.json' with { type: 'json' };
 import identity from './identity.schema.json' with { type: 'json' };
+import incidents from './incidents.schema.json' with { type: 'json' };
 import summaries from './summaries.schema.json' with { type: 'json' };
 
 type Json = Record<string, unknown>;
@@ -27,5 +28,6 @@ export const responseSchemas: Json[] = [
   feedback,
   filters,
   identity,
+  incidents,
   summaries,
 ].flatMap((file) => Object.values((file as { $defs: Record<string, Json> }).$defs));

@@ -233,6 +233,15 @@ describe(`every answer matches the OpenAPI document on ${backendName}`, () => {
     await ok('GET', `/api/v1/dataviews/${view}/explorer/search?q=br`);
     await ok('GET', `/api/v1/dataviews/${view}/explorer/series/${seriesId}`);
     await ok('GET', `/api/v1/dataviews/${view}/explorer/series/${seriesId}?type=DOD`);
+    await ok('GET', `/api/v1/dataviews/${view}/contributions?from=2024-02-05&to=2024-02-05`);
+    await ok(
+      'GET',
+      `/api/v1/dataviews/${view}/contributions?categories=country=CZ&from=2024-02-01&to=2024-02-07&limit=1`,
+    );
+    const incidents = await ok('POST', '/api/v1/anomalies/query', {
+      body: { timeRange: 'Custom', dateFrom: '2024-01-01', dateTo: '2024-02-11', incidents: true, limit: 1 },
+    });
+    await ok('GET', `/api/v1/dataviews/${view}/incidents/${incidents.body.anomalies[0].incidentId}`);
   });
 
   it('comments', async () => {

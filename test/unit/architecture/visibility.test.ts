@@ -19,6 +19,7 @@ const SCOPED_MODULES = [
   'dataviews',
   'feedback',
   'filters',
+  'incidents',
   'jobs',
   'series-explorer',
   'summaries',
