@@ -2,12 +2,24 @@
 import type { Command } from 'commander';
 import { type Ctx, context, positiveInt, readJsonObject } from '../context';
 import { group } from '../help';
-import { type Column, col } from '../output';
+import { type Column, cell, col } from '../output';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${Math.round(v * 10) / 10}%` : '');
 
 /** The type, or every type of an event (filter setting mergeEvents), the strongest first. */
 const typesOf = (a: any) => (Array.isArray(a.types) && a.types.length ? a.types.join('+') : a.type);
+
+/** A combination as `name=value, …` without the categories at "all" (`all` for the total). */
+const combination = (c: Record<string, string | null> | undefined) => {
+  const set = Object.entries(c ?? {}).filter(([, v]) => v !== null);
+  return set.length ? set.map(([k, v]) => `${k}=${v}`).join(', ') : 'all';
+};
+
+/** An incident row's root causes, each with the share of the change it explains. */
+const rootCauseOf = (a: any) =>
+  (a.incident?.rootCauses ?? [])
+    .map((c: any) => `${c.broad ? 'broad: ' : ''}${combination(c.categories)} (${pct(c.explainsPct)})`)
+    .join(' + ');
 
 const anomalyColumns: Column<any>[] = [
   col('start', 'startDate'),
@@ -25,6 +37,13 @@ const anomalyColumns: Column<any>[] = [
   col('sin', 'sin'),
   col('sim', 'sim'),
   { header: 'comments', value: (a) => a.comments?.length || '' },
+];
+
+/** Incident rows: the incident id and its root cause first. */
+const incidentColumns: Column<any>[] = [
+  { header: 'incident', value: (a) => a.incidentId ?? '' },
+  { header: 'root cause', value: (a) => (a.incident ? rootCauseOf(a) : combination(a.categories)), max: 60 },
+  ...anomalyColumns.filter((c) => c.header !== 'categories'),
 ];
 
 const aggregateColumns: Column<any>[] = [
@@ -52,11 +71,26 @@ function show({ out }: Ctx, answer: any): void {
       out.line(`\n${answer.aggregates.length} aggregate(s):`);
       out.table(answer.aggregates, aggregateColumns, 'No aggregates.');
     }
-    out.line(`\n${answer.anomalies?.length ?? 0} anomal${answer.anomalies?.length === 1 ? 'y' : 'ies'}:`);
-    out.table(answer.anomalies ?? [], anomalyColumns, 'No anomalies in this time range.');
-    const events = (answer.anomalies ?? []).filter(
-      (a: any) => Array.isArray(a.members) && a.members.length > 1,
+    const rows = answer.anomalies ?? [];
+    const incidents = rows.some((a: any) => a.incident);
+    out.line(
+      incidents
+        ? `\n${rows.length} incident(s) and event(s), one row each, named by the root cause:`
+        : `\n${rows.length} anomal${rows.length === 1 ? 'y' : 'ies'}:`,
     );
+    out.table(rows, incidents ? incidentColumns : anomalyColumns, 'No anomalies in this time range.');
+    for (const a of rows.filter((r: any) => r.incident)) {
+      const i = a.incident;
+      out.line(
+        `\nIncident ${i.id} (${a.dataView}), ${i.startDate} to ${i.endDate}, ${i.size} record(s), ${i.types.join('+')} on ${i.measures.join(' and ')}:`,
+      );
+      out.line(`  root cause: ${rootCauseOf(a)}`);
+      out.line(
+        `  broad series: ${combination(i.broad.categories)}, change ${cell(i.broad.change)} (${pct(i.broad.changePct)})`,
+      );
+      if (Array.isArray(a.members) && a.members.length) out.table(a.members, anomalyColumns, '');
+    }
+    const events = rows.filter((a: any) => !a.incident && Array.isArray(a.members) && a.members.length > 1);
     for (const e of events) {
       out.line(`\nEvent ${e.startDate} ${typesOf(e)} (${e.measure ?? 'value'}): ${e.members.length} records`);
       out.table(e.members, anomalyColumns, '');
@@ -80,7 +114,7 @@ export function registerAnomalies(program: Command): void {
     'anomalies by-filter 3 --csv > anomalies.csv',
     'anomalies by-filter 3 --page-size 20 --offset 20 --sort-by changePct --order desc',
     'anomalies query --file settings.json   # unsaved filter settings',
-    'anomalies by-filter 3 --members        # events (mergeEvents) with the records they merge',
+    'anomalies by-filter 3 --members        # incidents and events with the records they merge',
   ]);
 
   anomalies
@@ -92,7 +126,7 @@ export function registerAnomalies(program: Command): void {
     .option('--page-size <n>', 'page: at most this many anomalies (1-1000)')
     .option('--sort-by <column>', 'order by rank (default), a record field or categories.<name>')
     .option('--order <asc|desc>', 'sort direction (default asc)')
-    .option('--members', 'each event (filter setting mergeEvents) with the records it merges')
+    .option('--members', 'each event or incident (filter settings mergeEvents, incidents) with its records')
     .action(async (id: number, o: ByFilterOptions, cmd: Command) => {
       const ctx = context(cmd);
       const query = {

@@ -4,6 +4,7 @@ import { type Ctx, context, readDefinition } from '../context';
 import { type DataViewRef, dataViewRef, refLabel, resolveDataViewId } from '../dataview-ref';
 import { group } from '../help';
 import { type Column, col } from '../output';
+import { registerDataViewContributions } from './dataview-contributions';
 import { registerDataViewJobs } from './dataview-jobs';
 
 const base = '/api/v1/dataviews';
@@ -55,6 +56,7 @@ export function registerDataViews(program: Command): void {
       'dataviews update retail/retail_sales --file retail.yaml',
       'dataviews deploy 4 && service-cli dataviews enable 4',
       'dataviews jobs-load retail/retail_sales --wait',
+      "dataviews contributions demo/store_sales --categories 'country=Austria' --from 2026-10-05 --to 2026-10-11",
     ],
   );
 
@@ -192,4 +194,5 @@ export function registerDataViews(program: Command): void {
     });
 
   registerDataViewJobs(dataviews);
+  registerDataViewContributions(dataviews);
 }

@@ -5,6 +5,9 @@
  * name is also a field). Comments are written as one line each (`text (email, from – to)`), lists of plain
  * values joined by `; `, other nested values as JSON. A text that a spreadsheet would run as a formula
  * (starting with =, +, -, @, tab or CR, and not a number) is prefixed with an apostrophe.
+ * An incident row's `incident` becomes readable columns instead of JSON (INCIDENT_COLUMNS): its root
+ * causes as `name=value` combinations, the share of the change they explain, its broad series, its change
+ * and its size.
  */
 
 const FORMULA = /^[=+\-@\t\r]/;
@@ -19,6 +22,47 @@ export function csvField(value: unknown): string {
   else if (typeof value === 'string') text = FORMULA.test(value) && !NUMBER.test(value) ? `'${value}` : value;
   else text = JSON.stringify(value);
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+interface CombinationLike {
+  categories?: Record<string, unknown>;
+  change?: unknown;
+  explainsPct?: unknown;
+}
+
+/** The columns that stand for an incident row's `incident`. */
+export const INCIDENT_COLUMNS = [
+  'rootCause',
+  'rootCauseExplainsPct',
+  'broadSeries',
+  'broadChange',
+  'incidentSize',
+];
+
+/** A combination as `name=value; name=value` (categories at "all" left out; `all` for the total). */
+export function combinationText(categories: Record<string, unknown> | undefined): string {
+  const set = Object.entries(categories ?? {}).filter(([, v]) => v !== null && v !== undefined);
+  return set.length ? set.map(([k, v]) => `${k}=${v}`).join('; ') : 'all';
+}
+
+function incidentCell(column: string, incident: unknown): unknown {
+  if (!incident || typeof incident !== 'object') return null;
+  const i = incident as { rootCauses?: CombinationLike[]; broad?: CombinationLike; size?: unknown };
+  const causes = i.rootCauses ?? [];
+  switch (column) {
+    case 'rootCause':
+      return causes.map((c) => combinationText(c.categories)).join(' | ');
+    case 'rootCauseExplainsPct': {
+      const sum = causes.reduce((acc, c) => acc + (typeof c.explainsPct === 'number' ? c.explainsPct : 0), 0);
+      return causes.length ? Math.round(sum * 10) / 10 : null;
+    }
+    case 'broadSeries':
+      return i.broad ? combinationText(i.broad.categories) : null;
+    case 'broadChange':
+      return typeof i.broad?.change === 'number' ? i.broad.change : null;
+    default:
+      return i.size ?? null;
+  }
 }
 
 interface CommentLike {
@@ -51,7 +95,8 @@ export function recordsToCsv(records: ReadonlyArray<Record<string, unknown>>): s
     for (const k of Object.keys(r)) {
       if (k === 'categories' || seenField.has(k)) continue;
       seenField.add(k);
-      fields.push(k);
+      if (k === 'incident') fields.push(...INCIDENT_COLUMNS);
+      else fields.push(k);
     }
     const cats = r.categories;
     if (cats && typeof cats === 'object') {
@@ -67,7 +112,12 @@ export function recordsToCsv(records: ReadonlyArray<Record<string, unknown>>): s
   for (const r of records) {
     const cats = (r.categories ?? {}) as Record<string, unknown>;
     lines.push(
-      [...fields.map((k) => csvField(cell(k, r[k]))), ...categories.map((c) => csvField(cats[c]))].join(','),
+      [
+        ...fields.map((k) =>
+          csvField(INCIDENT_COLUMNS.includes(k) ? incidentCell(k, r.incident) : cell(k, r[k])),
+        ),
+        ...categories.map((c) => csvField(cats[c])),
+      ].join(','),
     );
   }
   return `${lines.join('\r\n')}\r\n`;

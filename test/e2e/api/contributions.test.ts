@@ -4,42 +4,17 @@
  * reads only assigned views.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeNormal, makeRng } from '../../../scripts/synthetic/rng';
 import { backendName } from '../../support/db';
-import { loadedDetectionView, type SourceSeries } from '../../support/detection-fixture';
+import { loadedDetectionView } from '../../support/detection-fixture';
+import { INCIDENT_CATEGORIES, INCIDENT_DAYS, incidentSeries } from '../../support/incident-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
 import { localHarness, type QueueHarness } from '../../support/queue';
 import { startTestService, type TestService, USER } from '../../support/service';
 
 type Json = Record<string, any>;
-const DAYS = 140; // 2024-01-01 .. 2024-05-19
-const CATEGORIES = [{ name: 'region' }, { name: 'city', parent: 'region' }, { name: 'channel' }];
-const CITIES: Array<[string, string, number]> = [
-  ['North', 'Oslo', 120],
-  ['North', 'Bergen', 80],
-  ['South', 'Rome', 150],
-  ['South', 'Milan', 100],
-];
-// Milan's app orders stop for four days: 2024-04-30 .. 2024-05-03.
-const GAP = { city: 'Milan', channel: 'app', from: 120, to: 123 };
-
-function series(): SourceSeries[] {
-  const normal = makeNormal(makeRng(5));
-  const out: SourceSeries[] = [];
-  for (const [region, city, size] of CITIES)
-    for (const [channel, share] of [
-      ['web', 0.6],
-      ['app', 0.4],
-    ] as const) {
-      const values = Array.from({ length: DAYS }, (_, t) => {
-        const mean = size * share * (t % 7 === 5 ? 1.2 : 1);
-        if (city === GAP.city && channel === GAP.channel && t >= GAP.from && t <= GAP.to) return null;
-        return Math.max(0, Math.round(mean + Math.sqrt(mean) * normal()));
-      });
-      out.push({ categories: { region, city, channel }, values });
-    }
-  return out;
-}
+const DAYS = INCIDENT_DAYS; // 2024-01-01 .. 2024-05-19
+const CATEGORIES = INCIDENT_CATEGORIES;
+const series = incidentSeries;
 
 describe(`contributions and incidents API on ${backendName}`, () => {
   let s: TestService;

@@ -40,6 +40,30 @@ describe('CSV of anomaly records', () => {
   });
 });
 
+describe('CSV of incident rows', () => {
+  it('writes the incident as its root causes, the share they explain, its broad series, change and size', () => {
+    const incident = {
+      id: 7,
+      size: 5,
+      broad: { categories: { region: 'South', city: null, channel: null }, change: -160 },
+      rootCauses: [
+        { categories: { region: 'South', city: 'Milan', channel: 'app' }, change: -150, explainsPct: 93.75 },
+        { categories: { region: 'South', city: 'Rome', channel: 'app' }, change: -8, explainsPct: 5 },
+      ],
+    };
+    const csv = recordsToCsv([
+      { id: 1, incidentId: 7, incident, categories: { region: 'South', city: 'Milan', channel: 'app' } },
+      { id: 2, incidentId: null, categories: { region: 'North', city: null, channel: null } },
+    ]);
+    expect(csv.split('\r\n')).toEqual([
+      'id,incidentId,rootCause,rootCauseExplainsPct,broadSeries,broadChange,incidentSize,region,city,channel',
+      '1,7,region=South; city=Milan; channel=app | region=South; city=Rome; channel=app,98.8,region=South,-160,5,South,Milan,app',
+      '2,,,,,,,North,,',
+      '',
+    ]);
+  });
+});
+
 describe('paging filter results', () => {
   const rec = (id: number, changePct: number | null, city: string) =>
     ({ id, changePct, categories: { city }, comments: [] }) as unknown as AnomalyRecord;
