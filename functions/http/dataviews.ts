@@ -2,7 +2,10 @@ import { connectorDeps } from '../../lib/app/deps';
 import { getContainer } from '../container';
 import { previewQuery } from '../../lib/connectors/service';
 import { prefersYaml } from '../../lib/dataviews/accept';
+import { compactDefinition } from '../../lib/dataviews/definition/compact';
+import { editorSchema } from '../../lib/dataviews/definition/editor-schema';
 import { definitionToYaml } from '../../lib/dataviews/definition/index';
+import { validateDraft } from '../../lib/dataviews/draft';
 import {
   cleanDataView,
   deployDataView,
@@ -21,7 +24,7 @@ import {
 import { getDataViewCategories } from '../../lib/dataviews/categories';
 import { getDataViewStatus } from '../../lib/jobs/view-status';
 import { httpHandler } from '../../lib/http/handler';
-import { intParam } from '../../lib/http/params';
+import { booleanParam, intParam, optionalInt } from '../../lib/http/params';
 import { created, HttpResult, noContent, type Route } from '../../lib/http/router';
 import { routes as incidentRoutes } from './incidents';
 import { routes as explorerRoutes } from './series-explorer';
@@ -76,6 +79,28 @@ export const routes: Route[] = [
     handle: async ({ caller, body }) => created(await createDataView(await deps(), caller, body)),
   },
   {
+    method: 'GET',
+    path: `${base}/definition-schema`,
+    access: 'admin',
+    tag,
+    summary:
+      "The JSON Schema of a definition with each detector type's params spelt out (kind, range, default, meaning): what the editor completes and explains with",
+    handle: async () => editorSchema(),
+  },
+  {
+    method: 'POST',
+    path: `${base}/validate`,
+    access: 'admin',
+    tag,
+    yaml: true,
+    docBody: 'dataview',
+    summary:
+      'Check a definition (JSON or YAML) as saving would, without saving: 400 (409 for a taken name or a locked field) with every field at fault, else the definition as it would be stored and its compact form; id checks it as an update of that view',
+    response: { status: 200, description: '{valid: true, definition, compact}' },
+    handle: async ({ caller, body, query }) =>
+      validateDraft(await deps(), caller, body, optionalInt(query.id, 'id')),
+  },
+  {
     method: 'POST',
     path: `${base}/preview-query`,
     access: 'admin',
@@ -93,10 +118,14 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      'The definition (Fact JSON) with id, state, createdAt, updatedAt; YAML when Accept prefers application/yaml',
+      'The definition (Fact JSON) with id, state, createdAt, updatedAt; YAML when Accept prefers application/yaml; compact=true leaves out what equals the defaults',
     response: { status: 200, description: 'The definition', schema: 'dataview' },
-    handle: async ({ caller, params, headers }) => {
-      const doc = await getDataView(await deps(), caller, id(params));
+    handle: async ({ caller, params, headers, query }) => {
+      const stored = await getDataView(await deps(), caller, id(params));
+      const { id: viewId, state, createdAt, updatedAt, ...def } = stored;
+      const doc = booleanParam(query.compact, 'compact')
+        ? { id: viewId, state, createdAt, updatedAt, ...compactDefinition(def) }
+        : stored;
       if (!prefersYaml(headers.accept)) return doc;
       return new HttpResult(200, definitionToYaml(doc), {
         'content-type': 'application/yaml; charset=utf-8',

@@ -2,17 +2,12 @@
 import { datasetExists, dropDataset, schemaNameFor } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { type Caller, requireAdmin } from '../identity/caller';
-import { AppError, ConflictError } from '../shared/errors';
-import { checkDefinition } from './checked-definition';
-import {
-  type DataViewDefinition,
-  lockedFieldsChanged,
-  parseDefinitionBody,
-  tagList,
-} from './definition/index';
+import { ConflictError } from '../shared/errors';
+import { type DataViewDefinition, tagList } from './definition/index';
+import { checkDraft } from './draft';
 import { assertBelowLicenseLimit } from './license';
 import { label, toDocument, toLite, toSummary } from './present';
-import { deleteView, domainNameTaken, insertView, lockViewCreation, updateView } from './repository';
+import { deleteView, insertView, lockViewCreation, updateView } from './repository';
 import { readView, readViews } from './scope';
 import type {
   DataViewDeps,
@@ -34,13 +29,6 @@ function columnsOf(def: DataViewDefinition) {
   };
 }
 
-async function assertUnique(db: Database, def: DataViewDefinition, exceptId?: number): Promise<void> {
-  const { domain, name } = def.metadata;
-  if (await domainNameTaken(db, domain, name, exceptId)) {
-    throw new ConflictError(`A data view ${domain}/${name} already exists; choose another name or domain.`);
-  }
-}
-
 /** POST /dataviews: a new, prepared view from Fact JSON or YAML; refused at the licence limit. */
 export async function createDataView(
   deps: DataViewDeps,
@@ -51,8 +39,7 @@ export async function createDataView(
   return deps.db.tx(async (db) => {
     await lockViewCreation(db);
     await assertBelowLicenseLimit({ db, config: deps.config });
-    const def = await checkDefinition(db, parseDefinitionBody(body));
-    await assertUnique(db, def);
+    const def = await checkDraft(db, body);
     const now = deps.clock.now();
     return toDocument(await insertView(db, { ...columnsOf(def), createdAt: now, updatedAt: now }));
   });
@@ -68,23 +55,7 @@ export async function updateDataView(
   requireAdmin(caller);
   return deps.db.tx(async (db) => {
     const row = await readView(caller, db, id, { forUpdate: true });
-    const def = await checkDefinition(db, parseDefinitionBody(body));
-    if (row.deployed) {
-      const locked = lockedFieldsChanged(row.definition, def);
-      if (locked.length > 0) {
-        throw new AppError(
-          'CONFLICT',
-          `Data view ${label(row)} is deployed: ${locked.join(', ')} cannot be changed. Delete the deployment first.`,
-          {
-            errors: locked.map((path) => ({
-              path,
-              message: 'cannot change while the data view is deployed',
-            })),
-          },
-        );
-      }
-    }
-    await assertUnique(db, def, id);
+    const def = await checkDraft(db, body, row);
     return toDocument(await updateView(db, id, { ...columnsOf(def), updatedAt: deps.clock.now() }));
   });
 }

@@ -135,6 +135,11 @@ export const QUERY_DOC: Record<string, { schema: Record<string, unknown>; descri
   format: { schema: { enum: ['csv'] }, description: 'csv answers every record as CSV (as Accept: text/csv)' },
   members: { schema: bool, description: 'true: each merged event carries its member records' },
   dataViewId: { schema: int(1), description: 'Only this data view (id)' },
+  'POST /api/v1/dataviews/validate id': {
+    schema: int(1),
+    description: 'Check the definition as an update of this view (locked fields, its own name)',
+  },
+  compact: { schema: bool, description: 'true: leave out every setting and param that equals its default' },
   seriesId: { schema: int(1), description: 'Only this series (id)' },
   force: {
     schema: bool,
