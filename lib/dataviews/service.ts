@@ -1,6 +1,5 @@
 /** Data view use cases: create, update, delete, read and list (the lifecycle actions are in ./lifecycle). */
 import { datasetExists, dropDataset, schemaNameFor } from '../dataset/ddl';
-import type { Database } from '../db/database';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError } from '../shared/errors';
 import { type DataViewDefinition, tagList } from './definition/index';
