@@ -91,6 +91,8 @@ export const RESPONSES: Record<string, ResponseDoc> = {
   'GET /api/v1/dataviews': { schema: list('data-view-summary') },
   'GET /api/v1/dataviews/lite': { schema: list('data-view-lite') },
   'POST /api/v1/dataviews/preview-query': { schema: ref('preview-result') },
+  'POST /api/v1/dataviews/validate': { schema: ref('definition-check') },
+  'GET /api/v1/dataviews/definition-schema': { schema: ref('definition-schema') },
   'GET /api/v1/dataviews/{id}': {
     media: { 'application/yaml': { type: 'string', description: 'The definition as YAML' } },
   },
