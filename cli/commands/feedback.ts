@@ -80,7 +80,9 @@ export function registerFeedback(program: Command): void {
     .requiredOption('--type <type>', 'the record type (e.g. DOD)')
     .requiredOption('--start-date <date>', 'the record startDate, yyyy-MM-dd', isoDate)
     .addOption(
-      new Option('--measure <measure>', 'the record measure').choices(['value', 'count']).default('value'),
+      new Option('--measure <measure>', 'the record measure')
+        .choices(['value', 'count', 'ratio'])
+        .default('value'),
     )
     .addOption(new Option('--status <status>', 'the feedback').choices(STATUSES).makeOptionMandatory())
     .option('--note <text>', 'optional note')

@@ -42,7 +42,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      "Daily values of one series with the expected values of the view's detector of `type`, between dateFrom and dateTo (the anomaly chart); measure=count draws the count measure",
+      "Daily values of one series with the expected values of the view's detector of `type`, between dateFrom and dateTo (the anomaly chart); measure=count draws the count measure, measure=ratio value ÷ count",
     handle: async ({ caller, params, query }) =>
       seriesChart(await getContainer(), caller, id(params), intParam(params.seriesId, 'seriesId'), {
         dateFrom: optionalDate(query.dateFrom, 'dateFrom'),

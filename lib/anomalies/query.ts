@@ -68,7 +68,7 @@ function toRecord(view: ViewTarget, row: Row): AnomalyRecord {
     dataViewId: view.id,
     dataView: view.label,
     seriesId: Number(row.series_id),
-    measure: row.measure === 'count' ? 'count' : 'value',
+    measure: row.measure === 'count' || row.measure === 'ratio' ? row.measure : 'value',
     type: row.type,
     startDate: row.start_date,
     endDate: row.end_date,

@@ -77,7 +77,7 @@ export function exclusionFlags(
 export async function feedbackExclusions(
   db: Database,
   viewId: number,
-  measure: 'value' | 'count',
+  measure: 'value' | 'count' | 'ratio',
   dayIndex0: number,
   days: number,
   calendarFlags: Uint8Array | null,

@@ -7,7 +7,7 @@ interface Raw {
   id: number;
   data_view_id: number;
   series_id: number;
-  measure: 'value' | 'count';
+  measure: 'value' | 'count' | 'ratio';
   type: string;
   start_date: string;
   end_date: string;

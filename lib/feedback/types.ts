@@ -13,7 +13,7 @@ export const BASELINE_EXCLUDED_STATUSES: readonly FeedbackStatus[] = ['confirmed
 export interface FeedbackKey {
   dataViewId: number;
   seriesId: number;
-  measure: 'value' | 'count';
+  measure: 'value' | 'count' | 'ratio';
   type: string;
   /** yyyy-MM-dd */
   startDate: string;

@@ -100,15 +100,15 @@ function measures(text: string | null | undefined, path: string): Parsed<Anomaly
   const errors: FieldError[] = [];
   for (const entry of entries(text)) {
     const m = entry.toLowerCase();
-    if (m === 'value' || m === 'count') found.add(m);
-    else errors.push({ path, message: `entry '${entry}' is neither 'value' nor 'count'` });
+    if (m === 'value' || m === 'count' || m === 'ratio') found.add(m);
+    else errors.push({ path, message: `entry '${entry}' is not 'value', 'count' or 'ratio'` });
   }
-  // Canonical order; none listed = both.
+  // Canonical order; none listed = all.
   const value = ANOMALY_MEASURES.filter((m) => found.has(m));
   return { value: value.length ? value : [...ANOMALY_MEASURES], errors };
 }
 
-/** `measures`: 'value', 'count' or both separated by ';' (case-insensitive); empty = both. */
+/** `measures`: 'value', 'count' and 'ratio', separated by ';' (case-insensitive); empty = all. */
 export function parseMeasures(text: string | null | undefined, path = 'measures'): AnomalyMeasure[] {
   return orThrow(measures(text, path));
 }

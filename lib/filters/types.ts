@@ -3,8 +3,8 @@
 export type AnomalyResult = 'Positive' | 'Negative';
 
 /** The measure an anomaly is on: the view's value column or its count column (the spec's "anomaly variable"). */
-export type AnomalyMeasure = 'value' | 'count';
-export const ANOMALY_MEASURES: readonly AnomalyMeasure[] = ['value', 'count'];
+export type AnomalyMeasure = 'value' | 'count' | 'ratio';
+export const ANOMALY_MEASURES: readonly AnomalyMeasure[] = ['value', 'count', 'ratio'];
 
 /** A comment as attached to an anomaly record (the stored comment, see lib/comments). */
 export interface AnomalyComment {

@@ -161,7 +161,10 @@ export const QUERY_DOC: Record<string, { schema: Record<string, unknown>; descri
   },
   kind: { schema: { enum: ['Load', 'Process', 'CustomLoad'] }, description: 'Only jobs of this kind' },
   type: { schema: str, description: "Detector type (e.g. DOD); default the view's first detector" },
-  measure: { schema: { enum: ['value', 'count'] }, description: 'The measure to draw (default value)' },
+  measure: {
+    schema: { enum: ['value', 'count', 'ratio'] },
+    description: 'The measure to draw (default value)',
+  },
   instructions: { schema: str, description: 'Other instructions than the filter’s, for this prompt only' },
   'c.{category}': {
     schema: str,

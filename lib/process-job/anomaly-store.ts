@@ -7,14 +7,18 @@ import { sql } from 'drizzle-orm';
 import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import type { AnomalyColumns } from '../detection/anomaly-columns';
+import type { AnalysedMeasure } from '../dataviews/definition/types';
 import { intArrayLiteral } from '../dataset/ddl';
 
 export const COLUMNS =
   'series_id, measure, type, detector_index, start_date, end_date, duration, actual_value, predicted_value, change, change_pct, change_cum, share_pct, recurrence, result';
 
-/** The measures of a view's `data` table that detection analyses: `value` always, `count` (column cnt) when it varies. */
-export type Measure = 'value' | 'count';
-export const MEASURES: readonly Measure[] = ['value', 'count'];
+/**
+ * The measures detection analyses (ratio.ts): `value`, `count` (column cnt) and `ratio` (value ÷ count
+ * per day, derived at detection time from the other two).
+ */
+export type Measure = AnalysedMeasure;
+export const MEASURES: readonly Measure[] = ['value', 'count', 'ratio'];
 /** Rows per INSERT statement (arrays travel as 15 text parameters). */
 const CHUNK = 20_000;
 

@@ -89,7 +89,6 @@ export function knownFindings(detail: {
   if (
     !Array.isArray(measures) ||
     measures.length === 0 ||
-    measures[0] !== 'value' ||
     !measures.every((m) => MEASURES.includes(m)) ||
     new Set(measures).size !== measures.length
   )

@@ -2,13 +2,16 @@
  * How the process job (and the detector preview, which passes the same input) tells the engine what a
  * series' numbers are (lib/detection/materiality.ts): the count measure is events; the value measure is
  * judged in its events when the series' count varies (valuePerEvent), and is an amount in an unknown
- * unit otherwise (a view whose count is the constant of an unused measure).
+ * unit otherwise (a view whose count is the constant of an unused measure); a ratio block (ratio.ts) is
+ * the ratio.
  */
 import { type MeasureKind, materialLevel } from '../detection/materiality';
 import type { SeriesBlock } from '../dataset/series-store';
+import { isRatioBlock } from './ratio';
 
 /** The kind of row `r` of a block: the value block carries valuePerEvent (0 where the count is constant). */
 export function measureKindOf(block: SeriesBlock, r: number): MeasureKind {
+  if (isRatioBlock(block)) return 'ratio';
   if (block.valuePerEvent === undefined) return 'events';
   return block.valuePerEvent[r] > 0 ? 'events' : 'amount';
 }

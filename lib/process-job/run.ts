@@ -1,7 +1,7 @@
 /**
  * One detection run over a deployed view: plan shards of whole peer groups, then per shard read the
- * series of every measure (value, and count when the view's counts vary) as columnar arrays in one
- * query, and per measure run every detector and append the anomalies to the run's staging table (and
+ * series of every measure (value, and count and ratio when the view's counts vary: ratio.ts) as columnar
+ * arrays in one query, and per measure run every detector and append the anomalies to the run's staging table (and
  * refresh the baseline tables from the value measure); finally replace the view's anomalies and
  * compute recurrence, SIN and SIM in one transaction. Memory is bounded by one shard (two while the
  * next one is read). Incomplete trailing days (incomplete.ts) are left out of the analysis. The previous anomalies stay intact until that
@@ -29,7 +29,9 @@ import {
   seriesPerDay,
   seriesSource,
 } from '../dataset/series-store';
+import { analysedMeasures, blocksOf, measuresToRead } from './ratio';
 import { detectShardBlock, type RunSetup, shardSeriesIds } from './shard';
+import { RATIO_TYPES } from '../detection/detect';
 
 export interface DetectionDeps {
   db: Database;
@@ -51,7 +53,7 @@ export interface DetectionSummary {
   /** Older anomalies kept because they end before the scanned days (scanInLastNDays). */
   keptAnomalies: number;
   replacedFrom: string | null;
-  /** The measures analysed: value, and count when the view's counts vary. */
+  /** The measures analysed: analysis.measures, or value, and count and ratio when the view's counts vary. */
   measures: Measure[];
   /** Trailing days left out as incomplete (their view total far below the same weekdays before). */
   incompleteDays: number;
@@ -92,7 +94,7 @@ export interface RunPlan {
   /** The series per shard the shards were cut with (shardSize, or larger to stay within maxShards). */
   shardSize: number;
   cross: boolean;
-  /** value, and count when the view's count measure is not constant. */
+  /** analysis.measures, or value, and count and ratio when the view's count measure is not constant. */
   measures: Measure[];
   /** Trailing days left out of the analysis as incomplete (counted after ignoreLastNDays). */
   incompleteDays: number;
@@ -138,7 +140,12 @@ export async function planRun(
   // The three looks at the data are independent: asked at once, the database answers them side by side.
   const source = seriesSource(view);
   const window = { dayIndex0: layout.dayIndex0, days: layout.days };
-  const varies = active && known === undefined ? quiet(countVaries(db, source, layout.rootId)) : undefined;
+  // Whether the count varies decides the default measures (ratio.ts analysedMeasures); a definition that
+  // names its measures needs no look.
+  const varies =
+    active && known === undefined && !def.analysis?.measures?.length
+      ? quiet(countVaries(db, source, layout.rootId))
+      : undefined;
   if (active && known !== undefined) {
     incompleteDays = known.incompleteDays;
     ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
@@ -166,9 +173,7 @@ export async function planRun(
       ? ['value']
       : known !== undefined
         ? [...known.measures]
-        : (await varies)
-          ? ['value', 'count']
-          : ['value'],
+        : analysedMeasures(def.analysis, (await varies) === true),
     incompleteDays,
   };
 }
@@ -189,14 +194,20 @@ export async function prepareRun(deps: DetectionDeps, plan: RunPlan, runId: numb
  */
 export async function runSetup(db: Database, plan: RunPlan, measure: Measure = 'value'): Promise<RunSetup> {
   const { layout, ctx } = plan;
+  // The ratio's share % is that of its value in the view's total value.
+  const rootMeasure = measure === 'count' ? 'count' : 'value';
   const root =
     layout.rootId === null
       ? undefined
-      : (await readSeries(db, plan.source, [layout.rootId], layout, [measure]))[0];
+      : (await readSeries(db, plan.source, [layout.rootId], layout, [rootMeasure]))[0];
   const calendarFlags = ctx.calendar ? alignCalendar(ctx.calendar, layout.dayIndex0, layout.days) : null;
   return {
     detectors:
-      measure === 'value' ? plan.detectors : plan.detectors.filter((d) => d.resolved.type !== 'cardinality'),
+      measure === 'value'
+        ? plan.detectors
+        : measure === 'ratio'
+          ? plan.detectors.filter((d) => RATIO_TYPES.has(d.resolved.type))
+          : plan.detectors.filter((d) => d.resolved.type !== 'cardinality'),
     ctx,
     calendarFlags,
     exclusions: await feedbackExclusions(
@@ -212,9 +223,14 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
   };
 }
 
-/** Reads the series of shard `index` for every measure of the plan in one query: a block per measure, in plan order. */
+/**
+ * Reads the series of shard `index` for every measure of the plan in one query: a block per measure, in
+ * plan order (the ratio derived from the value and count read).
+ */
 async function readShard(db: Database, plan: RunPlan, index: number): Promise<SeriesBlock[]> {
-  return readSeries(db, plan.source, shardSeriesIds(plan.shards[index]), plan.layout, plan.measures);
+  const read = measuresToRead(plan.measures);
+  const blocks = await readSeries(db, plan.source, shardSeriesIds(plan.shards[index]), plan.layout, read);
+  return blocksOf(plan.measures, read, blocks);
 }
 
 /** One measure's result of one shard. */

@@ -13,6 +13,7 @@ import { peerWeeks, type ViewDetector } from './detectors';
 import type { Shard } from './layout';
 import { rowPresent, rowValues, type SeriesBlock } from '../dataset/series-store';
 import { materialLevels, measureKindOf, minVolumesOf, totalLevelOf } from './measure-kind';
+import { isRatioBlock, ratioRow } from './ratio';
 
 export interface RunSetup {
   detectors: ViewDetector[];
@@ -201,6 +202,8 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
         parentValues,
         valuePerEvent: block.valuePerEvent?.[rows[m]],
         measureKind: measureKindOf(block, rows[m]),
+        // A ratio is judged with the events behind each day, its share % is its value's.
+        ...(isRatioBlock(block) ? ratioRow(block, rows[m]) : {}),
       };
       const w = seriesWindow(input, setup.ctx);
       for (const d of rowDetectors) {

@@ -21,13 +21,17 @@ import { detectionContext, engineConfig, peerWeeks } from '../process-job/detect
 import { readLayout, type ViewLayout } from '../process-job/layout';
 import { readSeries, rowPresent, rowValues, seriesSource } from '../dataset/series-store';
 import { materialLevels, measureKindOf, totalLevelOf } from '../process-job/measure-kind';
+import { blocksOf, isRatioBlock, measuresToRead, ratioRow } from '../process-job/ratio';
 
 export interface DetectorPreviewBody {
   seriesId?: number;
   categories?: Record<string, string | null>;
   detector: { type: string; params?: Record<string, unknown> };
-  /** The measure read (default value); `count` reads the view's count column (the series explorer). */
-  measure?: 'value' | 'count';
+  /**
+   * The measure read (default value); `count` reads the view's count column (the series explorer),
+   * `ratio` value ÷ count per day (lib/process-job/ratio.ts).
+   */
+  measure?: 'value' | 'count' | 'ratio';
 }
 
 /** An anomaly of the preview: the engine's record without its internal ids and day numbers. */
@@ -147,9 +151,12 @@ export async function runPreview(
       ),
     ),
   ];
-  const [block] = await readSeries(c.db, seriesSource(row), ids, layout, [
-    body.measure === 'count' ? 'count' : 'value',
-  ]);
+  const measure = body.measure ?? 'value';
+  const read = measuresToRead([measure]);
+  const blocks = await readSeries(c.db, seriesSource(row), ids, layout, read);
+  const [block] = blocksOf([measure], read, blocks);
+  // A ratio's share % is its value's share of the view's total value, as in the process job.
+  const totalBlock = isRatioBlock(block) ? blocks[read.indexOf('value')] : block;
   const rowOf = (sid: number | null | undefined) =>
     sid === null || sid === undefined ? undefined : block.rowOf.get(sid);
   const own = rowOf(series.id) as number;
@@ -168,7 +175,8 @@ export async function runPreview(
       // without events is an amount in its own unit.
       valuePerEvent: block.valuePerEvent?.[own],
       measureKind: measureKindOf(block, own),
-      totalValues: root === undefined ? undefined : rowValues(block, root),
+      totalValues: root === undefined ? undefined : rowValues(totalBlock, root),
+      ...(isRatioBlock(block) ? ratioRow(block, own) : {}),
       parentValues: parent === undefined ? undefined : rowValues(block, parent),
       peerChange:
         peers.length >= 3

@@ -14,8 +14,8 @@ export interface SeriesChart {
   seriesId: number;
   categories: Record<string, string | null>;
   type: string | null;
-  /** The measure drawn: the view's value, or its count (an anomaly of the count measure). */
-  measure: 'value' | 'count';
+  /** The measure drawn: the view's value, its count or their ratio (an anomaly of that measure). */
+  measure: 'value' | 'count' | 'ratio';
   points: Array<{ date: string; value: number; expected: number | null; flag: number; filled: boolean }>;
 }
 
@@ -27,8 +27,9 @@ export async function seriesChart(
   opts: { dateFrom?: string; dateTo?: string; type?: string; measure?: string },
 ): Promise<SeriesChart> {
   requireRead(caller);
-  if (opts.measure !== undefined && opts.measure !== 'value' && opts.measure !== 'count')
-    throw ValidationError.field('measure', `must be value or count, got '${opts.measure}'`);
+  const measure = opts.measure ?? 'value';
+  if (measure !== 'value' && measure !== 'count' && measure !== 'ratio')
+    throw ValidationError.field('measure', `must be value, count or ratio, got '${opts.measure}'`);
   const row = await readView(caller, c.db, dataViewId);
   const def = row.definition;
   const detectors = def.analysis?.detectors ?? [];
@@ -42,7 +43,7 @@ export async function seriesChart(
   const preview = await runPreview(c, row, {
     seriesId,
     detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} },
-    ...(opts.measure === 'count' ? { measure: 'count' as const } : {}),
+    ...(measure === 'value' ? {} : { measure }),
   });
   const points = preview.points.filter(
     (p) => (!opts.dateFrom || p.date >= opts.dateFrom) && (!opts.dateTo || p.date <= opts.dateTo),
@@ -52,7 +53,7 @@ export async function seriesChart(
     seriesId: preview.seriesId,
     categories: preview.categories,
     type: detector ? preview.detector.code : null,
-    measure: opts.measure === 'count' ? 'count' : 'value',
+    measure,
     points,
   };
 }

@@ -39,8 +39,8 @@ export interface ExplorerSeries {
   dataViewId: number;
   dataView: string;
   /** The measure drawn, and the measures the view has. */
-  measure: 'value' | 'count';
-  measures: Array<'value' | 'count'>;
+  measure: 'value' | 'count' | 'ratio';
+  measures: Array<'value' | 'count' | 'ratio'>;
   seriesId: number;
   categories: Record<string, string | null>;
   /** The view's detectors; `detector` is the one whose expectations are drawn. */
@@ -70,10 +70,10 @@ export async function explorerSeries(
   const view = await explorerView(c, caller, id);
   const row = view.record;
   const measure = opts.measure === undefined || opts.measure === '' ? 'value' : opts.measure;
-  if (measure !== 'value' && measure !== 'count')
-    throw ValidationError.field('measure', `must be value or count, got '${opts.measure}'`);
-  if (measure === 'count' && !view.definition.source?.countColumn)
-    throw ValidationError.field('measure', 'this data view has no count measure (source.countColumn)');
+  if (measure !== 'value' && measure !== 'count' && measure !== 'ratio')
+    throw ValidationError.field('measure', `must be value, count or ratio, got '${opts.measure}'`);
+  if (measure !== 'value' && !view.definition.source?.countColumn)
+    throw ValidationError.field('measure', `this data view has no ${measure} measure (source.countColumn)`);
   const configured = view.definition.analysis?.detectors ?? [];
   let detector = configured[0] as { type: string; params?: Record<string, unknown> } | undefined;
   if (opts.type !== undefined && opts.type !== '') {
@@ -155,7 +155,7 @@ export async function explorerSeries(
     dataViewId: view.id,
     dataView: view.label,
     measure,
-    measures: view.definition.source?.countColumn ? ['value', 'count'] : ['value'],
+    measures: view.definition.source?.countColumn ? ['value', 'count', 'ratio'] : ['value'],
     seriesId: preview.seriesId,
     categories: preview.categories,
     detectors: view.detectors,

@@ -126,3 +126,20 @@ export function checkAnalysisWindow(analysis: unknown): FieldError[] {
   }
   return [];
 }
+
+/** Checks `analysis.measures`: count and ratio need the view's count column. */
+export function checkMeasures(analysis: Record<string, unknown>, source: unknown): FieldError[] {
+  const measures = analysis.measures;
+  if (!Array.isArray(measures)) return [];
+  const count = isRecord(source) ? source.countColumn : undefined;
+  if (typeof count === 'string' && count.trim() !== '') return [];
+  const needing = measures.filter((m) => m === 'count' || m === 'ratio');
+  return needing.length === 0
+    ? []
+    : [
+        {
+          path: 'analysis.measures',
+          message: `${needing.join(' and ')} ${needing.length > 1 ? 'need' : 'needs'} source.countColumn`,
+        },
+      ];
+}

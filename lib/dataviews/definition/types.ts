@@ -39,8 +39,18 @@ export interface DataViewCategory {
   parent?: string;
 }
 
+/** A measure detection can analyse: the value column, the count column, or value ÷ count per day. */
+export type AnalysedMeasure = 'value' | 'count' | 'ratio';
+
 export interface DataViewAnalysis {
   fillGapMethod: FillGapMethod;
+  /**
+   * The measures analysed; unset: value, and count and ratio when the view's count varies (see
+   * docs/dataview-definition.md, "Measures and units").
+   */
+  measures?: AnalysedMeasure[];
+  /** The ratio's name where records are shown; unset: `<valueColumn> per <countColumn>`. */
+  ratioLabel?: string;
   ignoreLastNDays: number;
   /** 0 means the whole history. */
   scanInLastNDays: number;

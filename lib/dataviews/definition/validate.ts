@@ -3,7 +3,7 @@ import { type FieldError, ValidationError } from '../../shared/errors';
 import { checkDetectors } from './detector-checks';
 import type { DetectorConfig } from './detector-params';
 import { dataviewSchema, schemaErrors } from './schema';
-import { checkAnalysisWindow, checkCategories, checkSource } from './semantic-checks';
+import { checkAnalysisWindow, checkCategories, checkMeasures, checkSource } from './semantic-checks';
 import { checkSpecialDates } from './special-dates';
 import type { DataViewCategory, DataViewDefinition, DefinitionContext } from './types';
 import { isRecord } from './util';
@@ -41,6 +41,7 @@ export function validateDefinition(doc: unknown, ctx: DefinitionContext): DataVi
   errors.push(...checkCategories(doc.categories));
   const analysis = isRecord(doc.analysis) ? doc.analysis : {};
   errors.push(...checkAnalysisWindow(analysis));
+  errors.push(...checkMeasures(analysis, doc.source));
   const detectors = checkDetectors(analysis.detectors ?? [], 'analysis.detectors');
   errors.push(...detectors.errors);
   const calendar = checkSpecialDates(analysis, 'analysis');
@@ -124,6 +125,10 @@ function build(
         DEFAULTS.fillGapMethod) as DataViewDefinition['analysis']['fillGapMethod'],
       ignoreLastNDays: (analysis.ignoreLastNDays ?? DEFAULTS.ignoreLastNDays) as number,
       scanInLastNDays: (analysis.scanInLastNDays ?? DEFAULTS.scanInLastNDays) as number,
+      ...present({
+        measures: analysis.measures as DataViewDefinition['analysis']['measures'],
+        ratioLabel: typeof analysis.ratioLabel === 'string' ? analysis.ratioLabel.trim() : undefined,
+      }),
       detectors,
       ...calendar,
     },

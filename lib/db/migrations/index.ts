@@ -11,6 +11,7 @@ import recipientSummaries from './0009-recipient-summaries';
 import anomalyMeasure from './0009-anomaly-measure';
 import feedbackAlerts from './0010-feedback-alerts';
 import hardeningRound2 from './0011-hardening-round-2';
+import ratioMeasure from './0012-ratio-measure';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -25,4 +26,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0009-anomaly-measure', sql: anomalyMeasure },
   { name: '0010-feedback-alerts', sql: feedbackAlerts },
   { name: '0011-hardening-round-2', sql: hardeningRound2 },
+  { name: '0012-ratio-measure', sql: ratioMeasure },
 ];

@@ -104,7 +104,11 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     const de = flat(100, 100);
     const id = await view('both_measures', { CZ: cz, DE: de });
     const detail = await runDetection(container(), id, 7001);
-    expect(detail).toMatchObject({ measures: ['value', 'count'], incompleteDays: 0, incompleteFrom: null });
+    expect(detail).toMatchObject({
+      measures: ['value', 'count', 'ratio'],
+      incompleteDays: 0,
+      incompleteFrom: null,
+    });
     const rows = await stored(id);
     const value = rows.filter((r) => r.measure === 'value');
     const count = rows.filter((r) => r.measure === 'count');
@@ -140,8 +144,9 @@ describe(`measures and incomplete days in the process job on ${backendName}`, ()
     const cz = flat(100, 100).map(([a, c], d): [number, number] => (d === 25 ? [300, 300] : [a, c]));
     const id = await view('same_event', { CZ: cz, DE: flat(100, 100) });
     const detail = await runDetection(container(), id, 7004);
-    expect(detail).toMatchObject({ measures: ['value', 'count'] });
+    expect(detail).toMatchObject({ measures: ['value', 'count', 'ratio'] });
     const rows = (await stored(id)).filter((r) => r.series === 'CZ' && r.start_date === '2024-01-26');
+    // The value per order held: no ratio record either.
     expect(rows.map((r) => `${r.measure} ${r.type} ${r.result}`)).toEqual(['value DOD Positive']);
   });
 

@@ -57,14 +57,14 @@ describe(`the plan's findings handed to the shards on ${backendName}`, () => {
     const view = await readDeployedView(systemCaller(), t.db, viewId);
     const looked = await planRun(t.db, view, 1);
     expect(looked.incompleteDays).toBe(1);
-    expect(looked.measures).toEqual(['value', 'count']);
+    expect(looked.measures).toEqual(['value', 'count', 'ratio']);
     expect(looked.ctx.ignoreLastNDays).toBe(1);
     // Through the job detail (JSON), as the coordinator stores it.
     const detail = JSON.parse(
       JSON.stringify({ incompleteDays: looked.incompleteDays, measures: looked.measures }),
     );
     const known = knownFindings(detail);
-    expect(known).toEqual({ incompleteDays: 1, measures: ['value', 'count'] });
+    expect(known).toEqual({ incompleteDays: 1, measures: ['value', 'count', 'ratio'] });
     expect(await planRun(t.db, view, 1, known)).toEqual(looked);
     // Taken, not looked for: findings that are not the data's show in the plan.
     const taken = await planRun(t.db, view, 1, { incompleteDays: 0, measures: ['value'] });
@@ -82,7 +82,12 @@ describe(`the plan's findings handed to the shards on ${backendName}`, () => {
     expect(knownFindings({ incompleteDays: 1.5, measures: ['value'] })).toBeUndefined();
     expect(knownFindings({ incompleteDays: '1', measures: ['value'] })).toBeUndefined();
     expect(knownFindings({ incompleteDays: 0, measures: [] })).toBeUndefined();
-    expect(knownFindings({ incompleteDays: 0, measures: ['count'] })).toBeUndefined();
+    expect(knownFindings({ incompleteDays: 0, measures: ['count', 'count'] })).toBeUndefined();
+    // A definition may choose its measures (analysis.measures): the ratio alone is a plan.
+    expect(knownFindings({ incompleteDays: 0, measures: ['ratio'] })).toEqual({
+      incompleteDays: 0,
+      measures: ['ratio'],
+    });
     expect(knownFindings({ incompleteDays: 0, measures: ['value', 'value'] })).toBeUndefined();
     expect(knownFindings({ incompleteDays: 0, measures: ['value', 'units'] })).toBeUndefined();
     expect(knownFindings({ incompleteDays: 0, measures: ['value'] })).toEqual({

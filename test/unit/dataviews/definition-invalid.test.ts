@@ -178,6 +178,20 @@ const cases: Case[] = [
     path: 'analysis.scanInLastNDays',
   },
   {
+    what: 'an unknown analysed measure',
+    mutate: (d) => (d.analysis.measures = ['value', 'margin']),
+    path: 'analysis.measures[1]',
+  },
+  {
+    what: 'the ratio without a count column',
+    mutate: (d) => {
+      delete d.source.countColumn;
+      d.analysis.measures = ['value', 'ratio'];
+    },
+    path: 'analysis.measures',
+    says: 'ratio needs source.countColumn',
+  },
+  {
     what: 'ignoring every scanned day',
     mutate: (d) => Object.assign(d.analysis, { ignoreLastNDays: 30, scanInLastNDays: 30 }),
     path: 'analysis.ignoreLastNDays',

@@ -42,6 +42,16 @@ describe('the retail fixture', () => {
     });
   });
 
+  it('takes the analysed measures and the ratio label when given, and leaves them unset otherwise', () => {
+    expect(definition.analysis.measures).toBeUndefined();
+    const doc = fixtureDoc('retail.yaml');
+    doc.analysis.measures = ['ratio', 'value'];
+    doc.analysis.ratioLabel = ' average order value ';
+    const chosen = validateDefinition(doc, ctx);
+    expect(chosen.analysis.measures).toEqual(['ratio', 'value']);
+    expect(chosen.analysis.ratioLabel).toBe('average order value');
+  });
+
   it('holds special dates of every form in object form with impact both by default', () => {
     expect(definition.analysis.specialDates).toEqual([
       { date: '2024-11-29', impact: 'both' },

@@ -76,15 +76,16 @@ describe('events across detectors', () => {
 });
 
 describe('measures', () => {
-  it('parses value, count or both (case-insensitive), empty = both, with a field error otherwise', () => {
+  it('parses value, count and ratio (case-insensitive), empty = all, with a field error otherwise', () => {
     expect(parseMeasures('value')).toEqual(['value']);
     expect(parseMeasures('Count;VALUE')).toEqual(['value', 'count']);
-    expect(parseMeasures('')).toEqual(['value', 'count']);
+    expect(parseMeasures('ratio;Value')).toEqual(['value', 'ratio']);
+    expect(parseMeasures('')).toEqual(['value', 'count', 'ratio']);
     expect(() => parseMeasures('value;amount')).toThrow(
-      /measures entry 'amount' is neither 'value' nor 'count'/,
+      /measures entry 'amount' is not 'value', 'count' or 'ratio'/,
     );
     expect(parseFilterSettings({ name: 'f' })).toMatchObject({
-      measures: ['value', 'count'],
+      measures: ['value', 'count', 'ratio'],
       mergeEvents: false,
     });
   });
@@ -99,7 +100,7 @@ describe('measures', () => {
     const ajv = schemaValidator(filterSchema);
     const body: Record<string, unknown> = { name: 'f' };
     expect(ajv.validate('filter', body)).toBe(true);
-    expect(body).toMatchObject({ measures: 'value;count', mergeEvents: false });
+    expect(body).toMatchObject({ measures: 'value;count;ratio', mergeEvents: false });
     expect(ajv.validate('filter', { name: 'f', mergeEvents: 'yes' })).toBe(false);
   });
 });

@@ -9,11 +9,11 @@ describe('the OpenAPI document of running filters', () => {
       doc.paths['/api/v1/anomalies/query'].post.responses['200'].content['application/json'].schema;
     expect(answer).toEqual({ $ref: '#/components/schemas/filter-answer' });
     const anomaly = doc.components.schemas['filter-answer-anomaly'];
-    expect(anomaly.properties.measure.enum).toEqual(['value', 'count']);
+    expect(anomaly.properties.measure.enum).toEqual(['value', 'count', 'ratio']);
     expect(anomaly.properties.types.type).toBe('array');
     expect(anomaly.properties.members.items).toEqual({ $ref: '#/components/schemas/filter-answer-anomaly' });
     const filter = doc.components.schemas.filter;
-    expect(filter.properties.measures.default).toBe('value;count');
+    expect(filter.properties.measures.default).toBe('value;count;ratio');
     expect(filter.properties.mergeEvents.default).toBe(false);
     expect(doc.paths['/api/v1/anomalies/query'].post.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/filter',

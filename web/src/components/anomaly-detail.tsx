@@ -39,7 +39,7 @@ async function loadSeries(a: Anomaly): Promise<{ points: SeriesPoint[]; partial:
     dateFrom: addDays(a.startDate, -BEFORE),
     dateTo: addDays(a.endDate, AFTER),
     type: a.type,
-    ...(a.measure === 'count' ? { measure: 'count' } : {}),
+    ...(a.measure === 'count' || a.measure === 'ratio' ? { measure: a.measure } : {}),
   });
   try {
     const r = await api<SeriesAnswer>('GET', `/dataviews/${a.dataViewId}/series/${a.seriesId}${query}`);
@@ -62,7 +62,7 @@ export function AnomalyDetail({
   const [comments, setComments] = useState<Comment[]>(anomaly.comments ?? []);
   const [adding, setAdding] = useState(false);
   const types = anomaly.types?.length ? anomaly.types.join(' + ') : anomaly.type;
-  const measure = anomaly.measure === 'count' ? 'count' : 'value';
+  const measure = anomaly.measure ?? 'value';
   const label = `${types} anomaly of ${anomaly.dataView} (${measure}), ${categoriesText(anomaly.categories)}, ${anomaly.startDate} to ${anomaly.endDate}: actual ${fmt(anomaly.actualValue)}, expected ${fmt(anomaly.predictedValue)}`;
   return (
     <div className="anomaly-detail">

@@ -18,7 +18,7 @@ export interface RecordFeedback {
 export interface FeedbackTarget {
   dataViewId: number;
   seriesId: number;
-  measure?: 'value' | 'count';
+  measure?: 'value' | 'count' | 'ratio';
   type: string;
   startDate: string;
   feedback?: RecordFeedback | null;

@@ -162,17 +162,19 @@ export function FilterForm({ value: v, onChange, error, dataViews }: Props) {
           {[
             ['value', 'Value'],
             ['count', 'Count'],
+            ['ratio', 'Ratio'],
           ].map(([m, label]) => (
             <label key={m}>
               <input
                 type="checkbox"
                 checked={measures.length === 0 || measures.includes(m)}
                 onChange={(e) => {
-                  const current = measures.length === 0 ? ['value', 'count'] : measures;
+                  const current = measures.length === 0 ? ['value', 'count', 'ratio'] : measures;
                   const next = toggle(current, m, e.target.checked);
                   set(
                     'measures',
-                    ['value', 'count'].filter((x) => next.includes(x)).join(';') || 'value;count',
+                    ['value', 'count', 'ratio'].filter((x) => next.includes(x)).join(';') ||
+                      'value;count;ratio',
                   );
                 }}
               />{' '}

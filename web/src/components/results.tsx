@@ -14,8 +14,8 @@ const key = (a: Anomaly) => `${a.dataViewId}:${a.id}`;
 export const typesText = (a: Pick<Anomaly, 'type' | 'types'>) =>
   a.types?.length ? a.types.join(' + ') : a.type;
 
-/** `count` is marked; the value measure is the usual case. */
-export const measureText = (m: Anomaly['measure']) => (m === 'count' ? 'count' : 'value');
+/** The measure's name: value (the usual case), count, or ratio (value ÷ count per day). */
+export const measureText = (m: Anomaly['measure']) => m ?? 'value';
 
 interface Column {
   label: string;

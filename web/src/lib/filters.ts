@@ -67,7 +67,7 @@ export const NEW_FILTER: FilterSettings = {
   changeTo: null,
   sharePctFrom: null,
   sharePctTo: null,
-  measures: 'value;count',
+  measures: 'value;count;ratio',
   // Filters created here show each event once; the API's default (absent) is off.
   mergeEvents: true,
   hideDismissed: false,

@@ -95,8 +95,8 @@ export interface Anomaly {
   dataViewId: number;
   dataView: string;
   seriesId: number;
-  /** The measure the anomaly is on: the view's value or its count. */
-  measure?: 'value' | 'count';
+  /** The measure the anomaly is on: the view's value, its count, or their ratio (value ÷ count per day). */
+  measure?: 'value' | 'count' | 'ratio';
   type: string;
   /** Events (filter setting mergeEvents): every type that flagged it, the strongest first. */
   types?: string[];
@@ -124,7 +124,7 @@ export interface Anomaly {
 export interface Aggregate {
   id: string;
   dataView: string;
-  measure?: 'value' | 'count';
+  measure?: 'value' | 'count' | 'ratio';
   result: 'Positive' | 'Negative';
   startDate: string;
   endDate: string;

@@ -17,6 +17,7 @@ import {
   type SeriesAnswer,
   seriesTitle,
   type TreeAnswer,
+  otherMeasure,
 } from '../components/explorer/model';
 import { SeriesTree } from '../components/explorer/series-tree';
 import { UPlotChart } from '../components/explorer/uplot-chart';
@@ -159,7 +160,7 @@ function SeriesPanel({
       {
         from: addDays(a.startDate, -42),
         to: addDays(a.endDate, 14),
-        measure: a.measure === 'count' ? 'count' : undefined,
+        measure: otherMeasure(a.measure),
       },
       a.measure === state.measure || (!a.measure && !state.measure),
     );
@@ -180,10 +181,13 @@ function SeriesPanel({
             <select
               id="explorer-measure"
               value={data.measure}
-              onChange={(e) => go({ measure: e.target.value === 'count' ? 'count' : undefined })}
+              onChange={(e) => go({ measure: otherMeasure(e.target.value) })}
             >
-              <option value="value">Value</option>
-              <option value="count">Count</option>
+              {data.measures.map((m) => (
+                <option key={m} value={m}>
+                  {m === 'value' ? 'Value' : m === 'count' ? 'Count' : 'Ratio (value ÷ count)'}
+                </option>
+              ))}
             </select>
           </div>
         )}

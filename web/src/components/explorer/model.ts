@@ -46,14 +46,14 @@ export interface SeriesAnomaly {
   result: 'Positive' | 'Negative';
   sin: number | null;
   sim: number | null;
-  measure?: 'value' | 'count';
+  measure?: 'value' | 'count' | 'ratio';
 }
 
 export interface SeriesAnswer {
   dataViewId: number;
   dataView: string;
-  measure: 'value' | 'count';
-  measures: Array<'value' | 'count'>;
+  measure: 'value' | 'count' | 'ratio';
+  measures: Array<'value' | 'count' | 'ratio'>;
   seriesId: number;
   categories: Record<string, string | null>;
   detectors: Array<{ index: number; type: string }>;
@@ -79,8 +79,8 @@ export interface ExplorerState {
   view: number | null;
   categories: Record<string, string>;
   type?: string;
-  /** `count` draws the view's count measure; the value is the default. */
-  measure?: 'count';
+  /** `count` draws the view's count measure, `ratio` value ÷ count; the value is the default. */
+  measure?: 'count' | 'ratio';
   from?: string;
   to?: string;
 }
@@ -99,7 +99,7 @@ export function readState(query: URLSearchParams): ExplorerState {
     view: Number.isSafeInteger(view) && view > 0 ? view : null,
     categories,
     type: query.get('type') || undefined,
-    measure: query.get('measure') === 'count' ? 'count' : undefined,
+    measure: otherMeasure(query.get('measure')),
     from: date('from'),
     to: date('to'),
   };
@@ -144,7 +144,7 @@ export function anomalyExplorerHref(a: {
     categories,
     // An event's strongest type (a merged record's type may name several: "DOD + WOW").
     type: (a.types?.[0] ?? a.type).split('+')[0].trim().toLowerCase(),
-    measure: a.measure === 'count' ? 'count' : undefined,
+    measure: otherMeasure(a.measure),
     from: addDays(a.startDate, -42),
     to: addDays(a.endDate, 14),
   });
@@ -197,4 +197,9 @@ export function rememberView(id: number): void {
   } catch {
     // Storage refused (private mode): the explorer simply asks again next time.
   }
+}
+
+/** A measure other than the value (the default, left out of addresses), or undefined. */
+export function otherMeasure(m: string | null | undefined): 'count' | 'ratio' | undefined {
+  return m === 'count' || m === 'ratio' ? m : undefined;
 }
