@@ -5,7 +5,7 @@ import { group } from '../help';
 import { col } from '../output';
 
 const base = '/api/v1/api-keys';
-const PERMISSIONS = ['read', 'process', 'admin'];
+const PERMISSIONS = ['read', 'write', 'process', 'admin'];
 
 function permissions(value: string): string[] {
   const list = value
@@ -22,7 +22,7 @@ export function registerApiKeys(program: Command): void {
   const keys = group(
     program,
     'api-keys',
-    'API keys: read, process (jobs) and admin permissions (admin only)',
+    'API keys: read, write (filters, feedback, alerts, summaries), process (jobs) and admin permissions (admin only)',
     ['api-keys create --name airflow --permissions process', 'api-keys list', 'api-keys revoke 3'],
   );
 

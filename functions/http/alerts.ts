@@ -47,7 +47,7 @@ export const alertRoutes: Route[] = [
   {
     method: 'POST',
     path: `${base}/{id}/alerts`,
-    access: 'read',
+    access: 'write',
     tag,
     summary:
       'Subscribe a filter I can read to a channel: webhook (signed with X-Signature; the secret is in this answer only), slack (incoming webhook) or email; mode immediate, daily or weekly',
@@ -69,7 +69,7 @@ export const alertRoutes: Route[] = [
   {
     method: 'PUT',
     path: `${base}/alerts/{alertId}`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Change mode, digest hour/weekday, enabled, or the URL / address of the same channel',
     body: 'alert-update',
@@ -79,7 +79,7 @@ export const alertRoutes: Route[] = [
   {
     method: 'DELETE',
     path: `${base}/alerts/{alertId}`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Unsubscribe',
     response: { status: 204, description: 'Deleted' },
@@ -91,7 +91,7 @@ export const alertRoutes: Route[] = [
   {
     method: 'POST',
     path: `${base}/alerts/{alertId}/test`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Send a test message now: {id, status: sent|failed, error?}',
     handle: async ({ caller, params }) => testSubscription(await deps(), caller, alertId(params)),
@@ -99,7 +99,7 @@ export const alertRoutes: Route[] = [
   {
     method: 'POST',
     path: `${base}/alerts/{alertId}/rotate-secret`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'A new webhook signing secret, shown in this answer only',
     handle: async ({ caller, params }) => rotateSecret(await deps(), caller, alertId(params)),

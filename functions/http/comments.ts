@@ -110,7 +110,7 @@ export const routes: Route[] = [
   {
     method: 'POST',
     path: `${base}/ui`,
-    access: 'read',
+    access: 'write',
     tag,
     summary:
       'Web UI: create a comment on an assigned data view as the signed-in user (email from the session)',
@@ -122,7 +122,7 @@ export const routes: Route[] = [
   {
     method: 'PUT',
     path: `${base}/ui/{id}`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Web UI: replace an own comment (admins: any); the author is kept',
     body: 'comment-update',
@@ -132,7 +132,7 @@ export const routes: Route[] = [
   {
     method: 'DELETE',
     path: `${base}/ui/{id}`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Web UI: delete an own comment (admins: any)',
     response: { status: 204, description: 'Deleted' },

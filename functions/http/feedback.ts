@@ -31,7 +31,7 @@ export const routes: Route[] = [
   {
     method: 'PUT',
     path: base,
-    access: 'read',
+    access: 'write',
     tag,
     summary:
       'Mark a record confirmed, expected or not-anomaly (optional note) by its stable key {dataViewId, seriesId, measure, type, startDate}; the author or an admin may change it',
@@ -50,7 +50,7 @@ export const routes: Route[] = [
   {
     method: 'DELETE',
     path: `${base}/{id}`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Remove a feedback (its author or an admin)',
     response: { status: 204, description: 'Removed' },

@@ -64,7 +64,7 @@ export const routes: Route[] = [
   {
     method: 'POST',
     path: base,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Create a filter; the caller becomes its owner',
     body: 'filter',
@@ -74,7 +74,7 @@ export const routes: Route[] = [
   {
     method: 'PUT',
     path: base,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Update a filter (owner only); the id travels in the body',
     body: 'filter',
@@ -83,7 +83,7 @@ export const routes: Route[] = [
   {
     method: 'DELETE',
     path: `${base}/{id}`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Delete a filter for everyone (owner only)',
     response: { status: 204, description: 'Deleted, with its shares and pins' },
@@ -104,7 +104,7 @@ export const routes: Route[] = [
   {
     method: 'POST',
     path: `${base}/{id}/share`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Set the recipients (owner only); targetUserIds replaces the list',
     body: 'filter-share',
@@ -119,7 +119,7 @@ export const routes: Route[] = [
   {
     method: 'DELETE',
     path: `${base}/{id}/share`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Leave a shared filter (recipient): drops your share and pin; the owner gets 409',
     response: { status: 204, description: 'Left' },
@@ -131,7 +131,7 @@ export const routes: Route[] = [
   {
     method: 'PUT',
     path: `${base}/{id}/pin`,
-    access: 'read',
+    access: 'write',
     tag,
     summary: 'Pin or unpin a filter for the caller',
     body: 'filter-pin',

@@ -2,13 +2,10 @@
 import { getContainer } from '../container';
 import { intParam } from '../../lib/http/params';
 import type { Route } from '../../lib/http/router';
-import { logger } from '../../lib/shared/logger';
+import { summaryDeps } from '../../lib/app/deps';
 import { getSummary, getSummaryPrompt, refreshSummary } from '../../lib/summaries/service';
 
-const deps = async () => {
-  const c = await getContainer();
-  return { db: c.db, secrets: c.secrets, clock: c.clock, timeZone: c.config.timeZone, log: logger };
-};
+const deps = async () => summaryDeps(await getContainer());
 
 export const summaryRoutes: Route[] = [
   {
@@ -31,7 +28,7 @@ export const summaryRoutes: Route[] = [
   {
     method: 'POST',
     path: '/api/v1/anomaly-filters/{id}/summarization/refresh',
-    access: 'read',
+    access: 'write',
     tag: 'AI summaries',
     summary:
       'Regenerate the summary now, optionally with other instructions; a failure keeps the previous summary',

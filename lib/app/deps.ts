@@ -17,7 +17,14 @@ export function alertDeps(c: Container, log: Logger = logger): AlertDeps {
 
 /** Summaries: as alerts (the language model's credentials are a secret too). */
 export function summaryDeps(c: Container, log: Logger = logger): SummaryDeps {
-  return { db: c.db, secrets: c.secrets, clock: c.clock, timeZone: c.config.timeZone, log };
+  return {
+    db: c.db,
+    secrets: c.secrets,
+    clock: c.clock,
+    timeZone: c.config.timeZone,
+    log,
+    refreshesPerHour: c.config.summaryRefreshesPerHour,
+  };
 }
 
 /** Connectors, and, to refuse deleting one in use, the query of lib/dataviews naming the views that load from it. */

@@ -55,6 +55,8 @@ export interface Config {
   detection: { shardSize: number; maxShards: number; fanOut: boolean };
   license: { plan: string; maxDataViews: number };
   connectorTimeoutMs: number;
+  /** Summary refreshes one user may ask for per hour (SUMMARY_REFRESHES_PER_HOUR). */
+  summaryRefreshesPerHour: number;
   connectorTestIntervalHours: number;
   seed: { adminPassword?: string; userPassword?: string };
   awsRegion: string;
@@ -117,6 +119,20 @@ function databaseUrl(env: Env): string | undefined {
   return url;
 }
 
+/** HS256 wants a key of at least its 256-bit output; a shorter shared secret can be guessed offline from one token. */
+export const JWT_SECRET_MIN_LENGTH = 32;
+
+/** The token-signing secret as given, refused (without echoing it) when it is too short to sign with. */
+export function checkedJwtSecret(value: string | undefined, source: string): string | undefined {
+  if (value !== undefined && value.length < JWT_SECRET_MIN_LENGTH) {
+    throw new ConfigError(
+      `${source} must be at least ${JWT_SECRET_MIN_LENGTH} characters long (it has ${value.length}); ` +
+        'generate one with `openssl rand -base64 48`',
+    );
+  }
+  return value;
+}
+
 /** Parses an environment into a Config; throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const queueUrls: Record<string, string> = {};
@@ -146,7 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: timeZone(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
     auth: {
-      jwtSecret: str(env, 'JWT_SECRET'),
+      jwtSecret: checkedJwtSecret(str(env, 'JWT_SECRET'), 'JWT_SECRET'),
       jwtSecretId: str(env, 'JWT_SECRET_ID'),
       tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 8 * 3600, 60, 30 * 24 * 3600),
       oidcIssuer: str(env, 'OIDC_ISSUER'),
@@ -188,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),
     },
     connectorTimeoutMs: int(env, 'CONNECTOR_TIMEOUT_MS', 15_000, 100),
+    summaryRefreshesPerHour: int(env, 'SUMMARY_REFRESHES_PER_HOUR', 30, 1, 10_000),
     connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
     seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },
     awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',

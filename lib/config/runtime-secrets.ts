@@ -5,7 +5,7 @@
  * are set they win, so every existing setup works unchanged.
  */
 import type { SecretsManagerLike } from '../secrets/aws-store';
-import { type Config, ConfigError } from './config';
+import { checkedJwtSecret, type Config, ConfigError } from './config';
 
 /** Reads one secret's text by id (name or ARN). */
 export interface SecretReader {
@@ -126,7 +126,10 @@ export async function resolveRuntimeSecrets(cfg: Config, given?: CachedSecrets):
   let next = cfg;
   let databasePassword: RuntimeSecrets['databasePassword'];
   if (wantsJwt && cfg.auth.jwtSecretId) {
-    const jwtSecret = await cache.get(cfg.auth.jwtSecretId);
+    const jwtSecret = checkedJwtSecret(
+      await cache.get(cfg.auth.jwtSecretId),
+      `The secret ${cfg.auth.jwtSecretId} (JWT_SECRET_ID)`,
+    );
     next = { ...next, auth: { ...next.auth, jwtSecret } };
   }
   if (wantsDatabase && secretId) {

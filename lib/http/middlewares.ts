@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { Database } from '../db/database';
 import { authenticate } from '../identity/authenticate';
 import type { TokenService } from '../identity/tokens';
-import { type Caller, requireAdmin, requireProcess, requireRead } from '../identity/caller';
+import { type Caller, requireAdmin, requireProcess, requireRead, requireWrite } from '../identity/caller';
 import { AppError, TooManyRequestsError, ValidationError } from '../shared/errors';
 import { type Logger, logger } from '../shared/logger';
 import { validate } from '../shared/validation';
@@ -144,6 +144,7 @@ export function authentication(container: AuthContainer): MiddlewareObj<Event, R
       const caller = await authenticate({ db: c.db, tokens: c.tokens }, s.headers);
       if (access === 'admin') requireAdmin(caller);
       else if (access === 'read') requireRead(caller);
+      else if (access === 'write') requireWrite(caller);
       else if (access === 'process') requireProcess(caller);
       s.caller = caller;
       s.log = s.log.child({ caller: caller.email });

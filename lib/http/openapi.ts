@@ -65,6 +65,7 @@ function componentSchemas(): Record<string, Json> {
 
 const security = {
   read: [{ bearer: [] }, { apiKey: [] }],
+  write: [{ bearer: [] }, { apiKey: [] }],
   admin: [{ bearer: [] }, { apiKey: [] }],
   process: [{ bearer: [] }, { apiKey: [] }],
   authenticated: [{ bearer: [] }, { apiKey: [] }],

@@ -2,7 +2,7 @@
 import type { Caller } from '../identity/caller';
 import { decodeParam } from './input-guard';
 
-export type Access = 'public' | 'authenticated' | 'read' | 'admin' | 'process';
+export type Access = 'public' | 'authenticated' | 'read' | 'write' | 'admin' | 'process';
 
 export interface HttpRequest<B = unknown> {
   method: string;

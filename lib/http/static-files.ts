@@ -27,18 +27,40 @@ const placeholder = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <body><h1>Anomaly monitor</h1><p>The service is running. The web UI has not been built yet: run <code>npm run build:web</code>.</p>
 <p><a href="/api/v1/docs">API reference</a> · <a href="/api/v1/health">Health</a></p></body></html>`;
 
-/** Reads `urlPath` below `root`, refusing anything that escapes it. */
+const notFound = (): StaticFile => ({
+  status: 404,
+  contentType: 'text/plain',
+  body: Buffer.from('Not found'),
+  cacheControl: 'no-store',
+});
+
+/** The path percent-decoded, or undefined when an escape is malformed (`%E0%A4%A`, `%ZZ`) or decodes to NUL. */
+export function decodeWebPath(urlPath: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(urlPath);
+    return decoded.includes('\0') ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads `urlPath` below `root`, refusing anything that escapes it; a path that does not decode is a 400
+ * (the caller's mistake, not the service's).
+ */
 export async function readStatic(root: string, urlPath: string): Promise<StaticFile> {
-  const clean = path.normalize(decodeURIComponent(urlPath)).replace(/^(\.\.(\/|\\|$))+/, '');
-  const full = path.join(root, clean);
-  if (!full.startsWith(path.resolve(root))) {
+  const decoded = decodeWebPath(urlPath);
+  if (decoded === undefined) {
     return {
-      status: 404,
+      status: 400,
       contentType: 'text/plain',
-      body: Buffer.from('Not found'),
+      body: Buffer.from('Bad request: the path has a malformed percent-escape.'),
       cacheControl: 'no-store',
     };
   }
+  const clean = path.normalize(decoded).replace(/^(\.\.(\/|\\|$))+/, '');
+  const full = path.join(root, clean);
+  if (!full.startsWith(path.resolve(root))) return notFound();
   const ext = path.extname(full);
   if (ext && ext !== '.html') {
     try {
@@ -51,12 +73,7 @@ export async function readStatic(root: string, urlPath: string): Promise<StaticF
         cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
       };
     } catch {
-      return {
-        status: 404,
-        contentType: 'text/plain',
-        body: Buffer.from('Not found'),
-        cacheControl: 'no-store',
-      };
+      return notFound();
     }
   }
   try {

@@ -57,7 +57,7 @@ async function fromToken(deps: AuthDeps, token: string): Promise<Caller> {
     );
   }
   const permissions = new Set<Permission>(
-    user.role === 'admin' ? ['read', 'process', 'admin'] : ['read', 'process'],
+    user.role === 'admin' ? ['read', 'write', 'process', 'admin'] : ['read', 'write', 'process'],
   );
   return {
     userId: user.id,
@@ -96,7 +96,7 @@ export async function callerForUser(db: Database, userId: number): Promise<Calle
   const [user] = await db.orm.select().from(users).where(eq(users.id, userId));
   if (!user?.enabled) return undefined;
   const permissions = new Set<Permission>(
-    user.role === 'admin' ? ['read', 'process', 'admin'] : ['read', 'process'],
+    user.role === 'admin' ? ['read', 'write', 'process', 'admin'] : ['read', 'write', 'process'],
   );
   return {
     userId: user.id,

@@ -2,7 +2,12 @@
 import { ForbiddenError } from '../shared/errors';
 
 export type Role = 'admin' | 'data-user';
-export type Permission = 'read' | 'process' | 'admin';
+/**
+ * `read` sees data; `write` changes what a user owns on top of it (filters, shares, pins, feedback, comments
+ * of the web UI, alert subscriptions, summary refreshes); `process` starts jobs; `admin` is everything.
+ * A token carries read, write and process (and admin for admins); an API key only what it was given.
+ */
+export type Permission = 'read' | 'write' | 'process' | 'admin';
 
 export interface Caller {
   userId: number;
@@ -29,6 +34,14 @@ export function requireRead(caller: Caller): void {
   }
 }
 
+/** Writes of a user's own things: a token, or an API key given the write (or admin) permission. */
+export function requireWrite(caller: Caller): void {
+  requireRead(caller);
+  if (!caller.permissions.has('write') && !caller.permissions.has('admin')) {
+    throw new ForbiddenError('This API key can only read (it needs the write permission to change data).');
+  }
+}
+
 /** Job endpoints: a Bearer token, or an API key with the process (or admin) permission. */
 export function requireProcess(caller: Caller): void {
   if (caller.via === 'token') return;
@@ -43,7 +56,7 @@ export function systemCaller(): Caller {
     userId: 0,
     email: 'system@localhost',
     role: 'admin',
-    permissions: new Set<Permission>(['read', 'process', 'admin']),
+    permissions: new Set<Permission>(['read', 'write', 'process', 'admin']),
     via: 'token',
     dataViews: 'all',
   };

@@ -18,6 +18,8 @@ export interface TokenClaims {
 }
 
 const LOCAL_ISSUER = 'anomaly-monitor';
+/** A token without an end would be good forever once leaked: `exp` is required of every token, ours or OIDC. */
+const REQUIRED_CLAIMS = ['exp'];
 
 export class TokenService {
   private readonly key?: Uint8Array;
@@ -60,8 +62,13 @@ export class TokenService {
     try {
       if (this.key) {
         try {
-          payload = (await jwtVerify(token, this.key, { issuer: LOCAL_ISSUER, algorithms: ['HS256'] }))
-            .payload;
+          payload = (
+            await jwtVerify(token, this.key, {
+              issuer: LOCAL_ISSUER,
+              algorithms: ['HS256'],
+              requiredClaims: REQUIRED_CLAIMS,
+            })
+          ).payload;
         } catch (e) {
           if (!this.jwks) throw e;
         }
@@ -71,6 +78,7 @@ export class TokenService {
           await jwtVerify(token, this.jwks, {
             issuer: this.settings.issuer,
             audience: this.settings.audience,
+            requiredClaims: REQUIRED_CLAIMS,
             algorithms: [
               'RS256',
               'RS384',

@@ -3,7 +3,8 @@ import { type AnomalyDeps, runFilterDefinition } from '../anomalies/run';
 import type { Database } from '../db/database';
 import { canRead, canReadAll, readableKey } from '../dataviews/scope';
 import { callerForUser } from '../identity/authenticate';
-import { type Caller, requireRead } from '../identity/caller';
+import { type Caller, requireRead, requireWrite } from '../identity/caller';
+import { type RateLimit, takeRateLimit } from '../identity/rate-limit';
 import { loadVisibleFilter } from '../filters/service';
 import { parseDataViews } from '../filters/parse';
 import {
@@ -18,7 +19,7 @@ import {
 } from '../filters/summary-store';
 import type { FilterDefinition } from '../filters/types';
 import type { SecretStore } from '../secrets/index';
-import { AppError, ConflictError } from '../shared/errors';
+import { AppError, ConflictError, TooManyRequestsError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { checkCitations, type IncidentRef } from './citations';
 import { callModel, type LlmAnswer, type LlmEndpoint } from './llm-client';
@@ -31,7 +32,12 @@ export interface SummaryDeps extends AnomalyDeps {
   /** Replaceable in tests; the real client by default. */
   call?: (endpoint: LlmEndpoint, values: { instructions: string; prompt: string }) => Promise<LlmAnswer>;
   log?: Logger;
+  /** Refreshes one user may ask for per hour (each calls the model, which costs money and time). */
+  refreshesPerHour?: number;
 }
+
+/** The default of SUMMARY_REFRESHES_PER_HOUR. */
+export const DEFAULT_REFRESHES_PER_HOUR = 30;
 
 export interface StoredSummary {
   filterId: number;
@@ -118,7 +124,7 @@ export async function refreshSummary(
   filterId: number,
   instructions?: string | null,
 ): Promise<StoredSummary> {
-  requireRead(caller);
+  requireWrite(caller);
   const row = await loadVisibleFilter(deps.db, caller, filterId);
   const isOwner = row.ownerId === caller.userId;
   try {
@@ -128,6 +134,18 @@ export async function refreshSummary(
         'No language-model endpoint is configured: an administrator sets it under Settings → AI summaries.',
       );
     }
+    // Counted before the model is called, per user over all filters: a 429 leaves the stored summary as it is.
+    const limit: RateLimit = {
+      max: deps.refreshesPerHour ?? DEFAULT_REFRESHES_PER_HOUR,
+      windowSeconds: 3600,
+    };
+    await takeRateLimit(
+      deps.db,
+      `summary-refresh:user:${caller.userId}`,
+      limit,
+      deps.clock.now(),
+      'summary refreshes',
+    );
     const built = await getSummaryPrompt(deps, caller, filterId, instructions);
     const answer = await (deps.call ?? callModel)(endpoint, {
       instructions: built.instructions,
@@ -154,6 +172,8 @@ export async function refreshSummary(
     else await storeRecipientSummary(deps.db, filterId, caller.userId, summary);
     return readStored(deps.db, caller, filterId);
   } catch (e) {
+    // Refused for the rate only: nothing was tried, so the stored summary and its last error stay as they were.
+    if (e instanceof TooManyRequestsError) throw e;
     const message =
       e instanceof AppError ? e.message : 'The summary could not be generated (unexpected error).';
     if (isOwner) await storeOwnerSummary(deps.db, filterId, { error: message });

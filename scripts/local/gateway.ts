@@ -17,6 +17,15 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** The path as the router reads it; a malformed escape is passed on as sent, for the function to refuse (400). */
+function gatewayPath(pathname: string): string {
+  try {
+    return decodeURI(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
 function toEvent(req: http.IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const headers: Record<string, string> = {};
@@ -29,7 +38,7 @@ function toEvent(req: http.IncomingMessage, body: Buffer): APIGatewayProxyEventV
   return {
     version: '2.0',
     routeKey: '$default',
-    rawPath: decodeURI(url.pathname),
+    rawPath: gatewayPath(url.pathname),
     rawQueryString: url.search.slice(1),
     headers,
     queryStringParameters: Object.keys(query).length ? query : undefined,

@@ -64,6 +64,18 @@ describe('security headers', () => {
     const api = await call(web.handler, event('GET', '/api/v1/nothing'));
     expect(api.headers['content-security-policy']).toBe(API_CSP);
   });
+
+  it('answer a web path with a malformed percent-escape 400, not 500', async () => {
+    setConfig({ ...loadConfig({ WEB_ROOT: path.join(root, 'web/dist') }) });
+    for (const bad of ['/%E0%A4%A', '/filters/%ZZ', '/assets/%', '/x%00.js']) {
+      const res = await call(web.handler, event('GET', bad));
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(res.body ?? '{}').detail).toMatch(/malformed percent-escape/);
+    }
+    const fine = await call(web.handler, event('GET', '/filters/caf%C3%A9'));
+    expect(fine.statusCode).toBe(200);
+  });
 });
 
 describe('npm run deploy', () => {

@@ -48,11 +48,12 @@ describe('runtime secrets from Secrets Manager', () => {
   it('fills the token secret and a password-free database URL from the secrets, reading each once', async () => {
     const client = fakeWith({
       'anomaly-monitor/dev/database': dbSecret('p@ss/word:1'),
-      'arn:aws:secretsmanager:eu-central-1:123:secret:JwtSecret-abc': 'jwt-secret-from-secrets-manager',
+      'arn:aws:secretsmanager:eu-central-1:123:secret:JwtSecret-abc':
+        'jwt-secret-from-secrets-manager-of-64-characters',
     });
     const cache = new CachedSecrets(secretsManagerReader({ client }), 300_000);
     const { config, databasePassword } = await resolveRuntimeSecrets(awsEnv(), cache);
-    expect(config.auth.jwtSecret).toBe('jwt-secret-from-secrets-manager');
+    expect(config.auth.jwtSecret).toBe('jwt-secret-from-secrets-manager-of-64-characters');
     expect(config.databaseUrl).toBe('postgres://monitor@db.internal:5432/monitor?sslmode=require');
     expect(config.databaseUrl).not.toContain('p@ss');
     expect(await databasePassword?.()).toBe('p@ss/word:1');
@@ -122,7 +123,7 @@ describe('runtime secrets from Secrets Manager', () => {
     const client = new FakeSecretsManager();
     const local = loadConfig({
       DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
-      JWT_SECRET: 'local-secret',
+      JWT_SECRET: 'local-secret-long-enough-to-sign-tokens',
     });
     const { config, databasePassword } = await resolveRuntimeSecrets(
       local,
@@ -132,6 +133,33 @@ describe('runtime secrets from Secrets Manager', () => {
     expect(databasePassword).toBeUndefined();
     expect(client.sent).toEqual([]);
     expect(local.database).toMatchObject({ maxConnections: 5, prepare: true });
+  });
+
+  it('refuses a token secret shorter than 32 characters, from the environment or Secrets Manager, without echoing it', async () => {
+    const short = 'short-but-not-empty-secret-31ch';
+    expect(short).toHaveLength(31);
+    const fromEnv = (() => {
+      try {
+        loadConfig({ JWT_SECRET: short });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(fromEnv).toBeInstanceOf(ConfigError);
+    expect(fromEnv?.message).toMatch(/JWT_SECRET must be at least 32 characters/);
+    expect(fromEnv?.message).not.toContain(short);
+    expect(loadConfig({ JWT_SECRET: `${short}x` }).auth.jwtSecret).toBe(`${short}x`);
+    const client = fakeWith({
+      'anomaly-monitor/dev/database': dbSecret('x'),
+      'arn:aws:secretsmanager:eu-central-1:123:secret:JwtSecret-abc': short,
+    });
+    const err = await resolveRuntimeSecrets(
+      awsEnv(),
+      new CachedSecrets(secretsManagerReader({ client }), 0),
+    ).catch((e) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toMatch(/JwtSecret-abc \(JWT_SECRET_ID\) must be at least 32/);
+    expect(err.message).not.toContain(short);
   });
 
   it('sends the SDK GetSecretValue command for the id', async () => {

@@ -41,13 +41,16 @@ export interface TestServiceOptions {
   workers?: boolean;
 }
 
+/** The token secret of the test service (a test signs its own tokens with it). */
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256';
+
 export async function startTestService(
   env: Record<string, string> = {},
   options: TestServiceOptions = {},
 ): Promise<TestService> {
   const testDb = await createTestDatabase();
   const config = loadConfig({
-    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
+    JWT_SECRET: TEST_JWT_SECRET,
     MASTER_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
     LOG_LEVEL: 'silent',
     SERVICE_STAGE: 'test',

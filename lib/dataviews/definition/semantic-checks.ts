@@ -50,22 +50,38 @@ export function checkSource(source: unknown, categories: unknown, ctx: Definitio
   return errors;
 }
 
+/** PostgreSQL's 63-byte identifiers less the two characters of the `c_`/`k_` prefix of a category's columns. */
+export const CATEGORY_COLUMN_CHARS = 61;
+
 /** Checks the category list: unique names, parents that name another category, no parent cycles. */
 export function checkCategories(categories: unknown): FieldError[] {
   if (!Array.isArray(categories)) return [];
   const errors: FieldError[] = [];
   const indexByName = new Map<string, number>();
   const lowerSeen = new Map<string, number>();
+  const columnSeen = new Map<string, number>();
   categories.forEach((c, i) => {
     if (!isRecord(c) || typeof c.name !== 'string') return;
     const first = lowerSeen.get(c.name.toLowerCase());
+    // The dataset's columns are `c_<name>` and `k_<name>`; PostgreSQL keeps 63 bytes of a name, so names
+    // alike in their first 61 characters would be one column (a failed deploy, not a 400, without this).
+    const column = c.name.toLowerCase().slice(0, CATEGORY_COLUMN_CHARS);
+    const sameColumn = columnSeen.get(column);
     if (first !== undefined) {
       errors.push({
         path: `categories[${i}].name`,
         message: `duplicates categories[${first}].name '${c.name}'`,
       });
+    } else if (sameColumn !== undefined) {
+      errors.push({
+        path: `categories[${i}].name`,
+        message:
+          `shares its first ${CATEGORY_COLUMN_CHARS} characters with categories[${sameColumn}].name; ` +
+          `the database keeps only those of a category's column name, so they must differ there`,
+      });
     } else {
       lowerSeen.set(c.name.toLowerCase(), i);
+      columnSeen.set(column, i);
       indexByName.set(c.name, i);
     }
   });

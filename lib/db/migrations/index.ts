@@ -12,6 +12,7 @@ import anomalyMeasure from './0009-anomaly-measure';
 import feedbackAlerts from './0010-feedback-alerts';
 import hardeningRound2 from './0011-hardening-round-2';
 import ratioMeasure from './0012-ratio-measure';
+import rateLimits from './0013-rate-limits';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -27,4 +28,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0010-feedback-alerts', sql: feedbackAlerts },
   { name: '0011-hardening-round-2', sql: hardeningRound2 },
   { name: '0012-ratio-measure', sql: ratioMeasure },
+  { name: '0013-rate-limits', sql: rateLimits },
 ];

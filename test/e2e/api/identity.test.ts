@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendName } from '../../support/db';
-import { ADMIN, startTestService, type TestService, USER } from '../../support/service';
+import { ADMIN, startTestService, TEST_JWT_SECRET, type TestService, USER } from '../../support/service';
 
 describe(`identity over HTTP on ${backendName}`, () => {
   let s: TestService;
@@ -45,6 +45,20 @@ describe(`identity over HTTP on ${backendName}`, () => {
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('some-other-secret-of-enough-length'));
     expect((await s.call('GET', '/api/v1/users', { auth: forged })).status).toBe(401);
+    // Signed with the service's own secret but with no end: good forever once leaked, so refused.
+    const ownToken = (exp?: string) => {
+      const jwt = new SignJWT({ email: ADMIN.email, role: 'admin', ver: 0 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('1')
+        .setIssuer('anomaly-monitor')
+        .setIssuedAt();
+      return (exp ? jwt.setExpirationTime(exp) : jwt).sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    };
+    expect((await s.call('GET', '/api/v1/users', { auth: await ownToken('1h') })).status).toBe(200);
+    const endless = await ownToken();
+    const noExp = await s.call('GET', '/api/v1/users', { auth: endless });
+    expect(noExp.status).toBe(401);
+    expect(noExp.body.detail).toBe('The access token is not valid.');
     const expired = await s.container.tokens.issue(
       { id: 1, email: ADMIN.email, role: 'admin' },
       new Date(Date.now() - 48 * 3600e3),

@@ -34,7 +34,7 @@ export function adminCaller(email = 'admin@example.com'): Caller {
     userId: 1,
     email,
     role: 'admin',
-    permissions: new Set<Permission>(['read', 'process', 'admin']),
+    permissions: new Set<Permission>(['read', 'write', 'process', 'admin']),
     via: 'token',
     dataViews: 'all',
   };
@@ -46,7 +46,7 @@ export function dataUserCaller(email: string, views: number[], via: Caller['via'
     userId: 2,
     email,
     role: 'data-user',
-    permissions: new Set<Permission>(['read', 'process']),
+    permissions: new Set<Permission>(['read', 'write', 'process']),
     via,
     dataViews: new Set(views),
   };

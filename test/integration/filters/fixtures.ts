@@ -206,7 +206,7 @@ export async function createCaller(
     sql`INSERT INTO users (email, role) VALUES (${email}, ${role}) RETURNING id`,
   );
   const permissions = new Set<Permission>(
-    role === 'admin' ? ['read', 'process', 'admin'] : ['read', 'process'],
+    role === 'admin' ? ['read', 'write', 'process', 'admin'] : ['read', 'write', 'process'],
   );
   return {
     userId: Number(row.id),

@@ -123,6 +123,15 @@ const cases: Case[] = [
     says: 'duplicates categories[2].name',
   },
   {
+    what: 'two 62-character category names alike in their first 61 (one column after the c_ prefix)',
+    mutate: (d) => {
+      d.categories[3].name = `${'a'.repeat(61)}x`;
+      d.categories.push({ name: `${'a'.repeat(61)}y`, label: 'Long twin' });
+    },
+    path: 'categories[4].name',
+    says: 'shares its first 61 characters with categories[3].name',
+  },
+  {
     what: 'two category names differing only in case',
     mutate: (d) => d.categories.push({ name: 'CITY', label: 'Town' }),
     path: 'categories[4].name',
