@@ -118,7 +118,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      'The definition (Fact JSON) with id, state, createdAt, updatedAt; YAML when Accept prefers application/yaml; compact=true leaves out what equals the defaults',
+      'The definition (Fact JSON) with id, state, createdAt, updatedAt; YAML when Accept prefers application/yaml; compact=true leaves out what equals the defaults. A data user gets it without source.connector, the load queries and metadata.dataSource',
     response: { status: 200, description: 'The definition', schema: 'dataview' },
     handle: async ({ caller, params, headers, query }) => {
       const stored = await getDataView(await deps(), caller, id(params));

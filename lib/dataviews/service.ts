@@ -1,11 +1,11 @@
 /** Data view use cases: create, update, delete, read and list (the lifecycle actions are in ./lifecycle). */
 import { datasetExists, dropDataset, schemaNameFor } from '../dataset/ddl';
-import { type Caller, requireAdmin } from '../identity/caller';
+import { type Caller, isAdmin, requireAdmin } from '../identity/caller';
 import { ConflictError } from '../shared/errors';
 import { type DataViewDefinition, tagList } from './definition/index';
 import { checkDraft } from './draft';
 import { assertBelowLicenseLimit } from './license';
-import { label, toDocument, toLite, toSummary } from './present';
+import { label, toDocument, toLite, toReaderDocument, toReaderSummary, toSummary } from './present';
 import { deleteView, insertView, lockViewCreation, updateView } from './repository';
 import { readView, readViews } from './scope';
 import type {
@@ -76,13 +76,17 @@ export async function deleteDataView(deps: DataViewDeps, caller: Caller, id: num
   });
 }
 
-/** GET /dataviews/{id}: the definition with id, state, createdAt and updatedAt. */
+/**
+ * GET /dataviews/{id}: the definition with id, state, createdAt and updatedAt; a data user's without the
+ * connector, the load queries and the data source (toReaderDocument).
+ */
 export async function getDataView(
   deps: Pick<DataViewDeps, 'db'>,
   caller: Caller,
   id: number,
 ): Promise<DataViewDocument> {
-  return toDocument(await readView(caller, deps.db, id));
+  const row = await readView(caller, deps.db, id);
+  return isAdmin(caller) ? toDocument(row) : toReaderDocument(row);
 }
 
 /** GET /dataviews: the caller's views, filtered by name (substring), domain and tag. */
@@ -90,8 +94,8 @@ export async function listDataViews(
   deps: Pick<DataViewDeps, 'db'>,
   caller: Caller,
   query: DataViewListQuery = {},
-): Promise<DataViewSummary[]> {
-  return (await readViews(caller, deps.db, query)).map(toSummary);
+): Promise<Array<DataViewSummary | Omit<DataViewSummary, 'connector'>>> {
+  return (await readViews(caller, deps.db, query)).map(isAdmin(caller) ? toSummary : toReaderSummary);
 }
 
 /** GET /dataviews/lite: id, name, domain and state of the caller's views. */

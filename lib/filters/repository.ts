@@ -178,9 +178,16 @@ export async function findUsers(
 export async function enabledUsersExcept(
   db: Database,
   exceptUserId: number,
+  sharingAViewOf?: SQL,
 ): Promise<Array<{ id: number; email: string }>> {
+  // `sharingAViewOf` (a scope over user_data_views.data_view_id): only admins and users assigned a view in it.
+  const narrowed = sharingAViewOf
+    ? sql`AND (u.role = 'admin' OR EXISTS (SELECT 1 FROM user_data_views a
+        WHERE a.user_id = u.id AND ${sharingAViewOf}))`
+    : sql``;
   return db.rows<{ id: number; email: string }>(
-    sql`SELECT id, email FROM users WHERE enabled AND id <> ${exceptUserId} ORDER BY lower(email), id`,
+    sql`SELECT u.id, u.email FROM users u WHERE u.enabled AND u.id <> ${exceptUserId} ${narrowed}
+      ORDER BY lower(u.email), u.id`,
   );
 }
 

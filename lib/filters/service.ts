@@ -79,9 +79,8 @@ async function checkedSettings(db: Database, caller: Caller, body: unknown): Pro
  */
 async function recordsFor(db: Database, caller: Caller, rows: FilterRow[]): Promise<FilterRecord[]> {
   if (readsEveryView(caller)) return rows.map((r) => toFilterRecord(r, caller));
-  const readable = new Set(
-    (await readableViews(db, caller)).map((v) => `${v.domain}/${v.name}`.toLowerCase()),
-  );
+  const views = await readableViews(db, caller);
+  const readable = new Map(views.map((v) => [`${v.domain}/${v.name}`.toLowerCase(), v.categories]));
   return Promise.all(
     rows.map(async (r) => {
       const record = toFilterRecord(r, caller);
@@ -97,9 +96,13 @@ async function recordsFor(db: Database, caller: Caller, rows: FilterRow[]): Prom
           .split(';')
           .map((e) => e.trim())
           .filter(Boolean);
+        const keptRefs: string[] = [];
         const kept = entries.filter((e) => {
           try {
-            return parseDataViews(e).every((ref) => readable.has(`${ref.domain}/${ref.name}`.toLowerCase()));
+            const refs = parseDataViews(e).map((ref) => `${ref.domain}/${ref.name}`.toLowerCase());
+            if (!refs.every((k) => readable.has(k))) return false;
+            keptRefs.push(...refs);
+            return true;
           } catch {
             return false;
           }
@@ -108,11 +111,26 @@ async function recordsFor(db: Database, caller: Caller, rows: FilterRow[]): Prom
           record.dataViews = kept.join('; ');
           (record as FilterRecord & { hiddenDataViews?: number }).hiddenDataViews =
             entries.length - kept.length;
+          // The owner's category settings name categories (and values) of the hidden views too: the
+          // recipient sees only those about categories of a view they can read.
+          const known = new Set(keptRefs.flatMap((k) => readable.get(k) ?? []));
+          record.categoriesFilter = keepCategoryEntries(record.categoriesFilter, known);
+          record.graphWeights = keepCategoryEntries(record.graphWeights, known);
         }
       }
       return record;
     }),
   );
+}
+
+/** The `Category=…` entries of a `;` list whose category is in `known` (the others left out). */
+function keepCategoryEntries(text: string, known: ReadonlySet<string>): string {
+  if (!text) return text;
+  return text
+    .split(';')
+    .map((e) => e.trim())
+    .filter((e) => e && known.has(e.slice(0, e.indexOf('=') < 0 ? e.length : e.indexOf('=')).trim()))
+    .join('; ');
 }
 
 export async function listFilters(db: Database, caller: Caller): Promise<FilterRecord[]> {

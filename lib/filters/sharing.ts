@@ -1,17 +1,27 @@
 /** Sharing use cases: the owner sets the recipients, a recipient leaves (dropping own share and pin). */
+import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
+import { readableBy, readsEveryView } from '../dataviews/scope';
 import { type Caller, requireRead } from '../identity/caller';
 import { ConflictError, ValidationError } from '../shared/errors';
 import { enabledUsersExcept, findUsers, removeRecipient, replaceShares } from './repository';
 import { loadVisibleFilter, requireOwner } from './service';
 
-/** GET /shareable-users: enabled users other than the caller. */
+/**
+ * GET /shareable-users: enabled users other than the caller. An admin sees them all; a data user only those
+ * who could read something of theirs (assigned one of the caller's views, or admins), so a reader does not
+ * learn the e-mail of every account.
+ */
 export async function listShareableUsers(
   db: Database,
   caller: Caller,
 ): Promise<Array<{ id: number; email: string }>> {
   requireRead(caller);
-  return (await enabledUsersExcept(db, caller.userId)).map((u) => ({ id: Number(u.id), email: u.email }));
+  const scope = readsEveryView(caller) ? undefined : readableBy(caller, sql`a.data_view_id`);
+  return (await enabledUsersExcept(db, caller.userId, scope)).map((u) => ({
+    id: Number(u.id),
+    email: u.email,
+  }));
 }
 
 /** GET /{id}/shares: recipient user ids, for anyone who sees the filter (owner and recipients alike). */
