@@ -14,6 +14,7 @@ import type { SubscriptionRow } from './repository';
 import { loadAlertSettings } from './settings';
 import { sendMail } from './smtp';
 import type { Database } from '../db/database';
+import { deadline } from '../shared/deadline';
 
 export const NO_SMTP = 'no SMTP server is configured (an administrator sets it in the alert settings)';
 
@@ -75,12 +76,6 @@ export class SendDeferred extends Error {
   }
 }
 
-/** The send's own time limit, cut short by the caller's signal (a detection's deadline). */
-function sendSignal(outer?: AbortSignal): AbortSignal {
-  const own = AbortSignal.timeout(SEND_TIMEOUT_MS);
-  return outer ? AbortSignal.any([own, outer]) : own;
-}
-
 function originOf(url: string): string {
   try {
     return new URL(url).origin;
@@ -109,7 +104,9 @@ export async function send(
   const target = url === undefined ? 'smtp' : originOf(url);
   if (options.unreachable?.has(target))
     throw new SendDeferred('the target did not answer another message of this run');
-  const signal = sendSignal(outer);
+  // The send's own time limit, cut short by the caller's signal (a detection's deadline).
+  const limit = deadline(SEND_TIMEOUT_MS, outer);
+  const signal = limit.signal;
   try {
     if (url !== undefined) {
       const policy = targetPolicy(settings.allowPrivateNetwork, false);
@@ -146,5 +143,7 @@ export async function send(
       throw new Error(`the send was stopped: ${why}`, { cause: e });
     }
     throw e;
+  } finally {
+    limit.clear();
   }
 }

@@ -17,6 +17,7 @@ import { forEachBounded, roundRobin } from '../shared/bounded';
 import type { SendOptions } from './channels';
 import { type AlertDeps, attemptDelivery, type DeliveryOutcome, queueDelivery } from './deliveries';
 import { type SubscriptionRow, selectSubscriptions } from './repository';
+import { deadline } from '../shared/deadline';
 
 /** Subscriptions collected and sent at once after a detection. */
 export const CYCLE_CONCURRENCY = 8;
@@ -111,22 +112,26 @@ export async function alertsAfterDetection(
   options: { signal?: AbortSignal; concurrency?: number; budgetMs?: number } = {},
 ): Promise<CycleResult[]> {
   const now = deps.clock.now();
-  const budget = AbortSignal.timeout(options.budgetMs ?? AFTER_CYCLE_BUDGET_MS);
+  const budget = deadline(options.budgetMs ?? AFTER_CYCLE_BUDGET_MS, options.signal);
   const send = {
-    signal: options.signal ? AbortSignal.any([budget, options.signal]) : budget,
+    signal: budget.signal,
     unreachable: new Set<string>(),
   };
-  const subs: SubscriptionRow[] = [];
-  for (const sub of await selectSubscriptions(deps.db, sql`s.enabled`)) {
-    const settings = (await filterSettings(deps.db, sub.filterId)) as Partial<FilterDefinition> | undefined;
-    if (settings && covers(settings, dataView)) subs.push(sub);
+  try {
+    const subs: SubscriptionRow[] = [];
+    for (const sub of await selectSubscriptions(deps.db, sql`s.enabled`)) {
+      const settings = (await filterSettings(deps.db, sub.filterId)) as Partial<FilterDefinition> | undefined;
+      if (settings && covers(settings, dataView)) subs.push(sub);
+    }
+    const results = await forEachBounded(
+      roundRobin(subs, (s) => s.userId),
+      options.concurrency ?? CYCLE_CONCURRENCY,
+      (sub) => runOne(deps, sub, now, send),
+      (sub): CycleResult => ({ subscriptionId: sub.id, newRecords: 0, skipped: true }),
+      send.signal,
+    );
+    return results.filter((r): r is CycleResult => r !== undefined);
+  } finally {
+    budget.clear();
   }
-  const results = await forEachBounded(
-    roundRobin(subs, (s) => s.userId),
-    options.concurrency ?? CYCLE_CONCURRENCY,
-    (sub) => runOne(deps, sub, now, send),
-    (sub): CycleResult => ({ subscriptionId: sub.id, newRecords: 0, skipped: true }),
-    send.signal,
-  );
-  return results.filter((r): r is CycleResult => r !== undefined);
 }

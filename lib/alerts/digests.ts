@@ -12,6 +12,7 @@ import type { CycleResult } from './collect';
 import { type AlertDeps, attemptDelivery, type DeliveryOutcome, queueDelivery } from './deliveries';
 import type { SendOptions } from './channels';
 import { type SubscriptionRow, selectSubscriptions } from './repository';
+import { deadline } from '../shared/deadline';
 
 /** Sends at once in one tick, and the time a tick may take (the schedule runs every minute). */
 export const TICK_CONCURRENCY = 8;
@@ -85,38 +86,42 @@ export async function alertsTick(
   options: { signal?: AbortSignal } = {},
 ): Promise<{ digests: CycleResult[]; retried: DeliveryOutcome[] }> {
   const now = deps.clock.now();
-  const budget = AbortSignal.timeout(TICK_BUDGET_MS);
+  const budget = deadline(TICK_BUDGET_MS, options.signal);
   const send: SendOptions = {
-    signal: options.signal ? AbortSignal.any([budget, options.signal]) : budget,
+    signal: budget.signal,
     unreachable: new Set(),
   };
-  const subs = (await selectSubscriptions(deps.db, sql`s.enabled AND s.mode <> 'immediate'`)).filter((sub) =>
-    digestDue(sub, now, deps.timeZone),
-  );
-  const digests = (
-    await forEachBounded(
-      roundRobin(subs, (s) => s.userId),
+  try {
+    const subs = (await selectSubscriptions(deps.db, sql`s.enabled AND s.mode <> 'immediate'`)).filter(
+      (sub) => digestDue(sub, now, deps.timeZone),
+    );
+    const digests = (
+      await forEachBounded(
+        roundRobin(subs, (s) => s.userId),
+        TICK_CONCURRENCY,
+        (sub) =>
+          sendDigest(deps, sub, now, send).catch((e) => {
+            deps.log?.error('alert digest failed', { subscriptionId: sub.id, error: e });
+            return undefined;
+          }),
+        () => undefined,
+        send.signal,
+      )
+    ).filter((d): d is CycleResult => d !== undefined);
+    // Every pending delivery whose time has come: retries, and messages a detection queued but had no time for.
+    const due = await deps.db.rows<{ id: number; user_id: number }>(sql`
+      SELECT d.id, s.user_id FROM alert_deliveries d JOIN alert_subscriptions s ON s.id = d.subscription_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now.toISOString()}::timestamptz AND s.enabled
+      ORDER BY d.next_attempt_at, d.id LIMIT ${RETRIES_PER_TICK}`);
+    const retried = await forEachBounded(
+      roundRobin(due, (d) => d.user_id),
       TICK_CONCURRENCY,
-      (sub) =>
-        sendDigest(deps, sub, now, send).catch((e) => {
-          deps.log?.error('alert digest failed', { subscriptionId: sub.id, error: e });
-          return undefined;
-        }),
-      () => undefined,
+      (d) => attemptDelivery(deps, Number(d.id), now, send),
+      (d): DeliveryOutcome => ({ id: Number(d.id), status: 'pending' }),
       send.signal,
-    )
-  ).filter((d): d is CycleResult => d !== undefined);
-  // Every pending delivery whose time has come: retries, and messages a detection queued but had no time for.
-  const due = await deps.db.rows<{ id: number; user_id: number }>(sql`
-    SELECT d.id, s.user_id FROM alert_deliveries d JOIN alert_subscriptions s ON s.id = d.subscription_id
-    WHERE d.status = 'pending' AND d.next_attempt_at <= ${now.toISOString()}::timestamptz AND s.enabled
-    ORDER BY d.next_attempt_at, d.id LIMIT ${RETRIES_PER_TICK}`);
-  const retried = await forEachBounded(
-    roundRobin(due, (d) => d.user_id),
-    TICK_CONCURRENCY,
-    (d) => attemptDelivery(deps, Number(d.id), now, send),
-    (d): DeliveryOutcome => ({ id: Number(d.id), status: 'pending' }),
-    send.signal,
-  );
-  return { digests, retried };
+    );
+    return { digests, retried };
+  } finally {
+    budget.clear();
+  }
 }
