@@ -107,7 +107,7 @@ export const INCIDENTS_DDL = (s: string) =>
     series_id integer NOT NULL, broad jsonb NOT NULL, root_causes jsonb NOT NULL,
     head_series_id integer NOT NULL, head_measure text NOT NULL, head_type text NOT NULL, head_start date NOT NULL,
     member_keys text[] NOT NULL, first_seen_at timestamptz NOT NULL DEFAULT now(), first_seen_job integer,
-    updated_at timestamptz NOT NULL DEFAULT now())`;
+    explained_from text, updated_at timestamptz NOT NULL DEFAULT now())`;
 
 /** Tables a load builds before it swaps them in (lib/pipeline/build-series.ts): not part of the dataset. */
 export const BUILD_TABLE_PREFIX = 'build_';

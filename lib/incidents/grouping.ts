@@ -68,14 +68,14 @@ export function inUnits(r: Pick<MemberRecord, 'type'>): boolean {
 }
 
 /** actual ÷ predicted − 1 (0 when nothing was predicted). */
-const relativeChange = (r: MemberRecord) =>
+export const relativeChange = (r: MemberRecord) =>
   r.predictedValue && r.actualValue !== null ? r.actualValue / Math.abs(r.predictedValue) - 1 : 0;
 
 const days = (r: MemberRecord) => r.endDay - r.startDay + 1;
 const daily = (r: MemberRecord) => (r.changeCum ?? 0) / Math.max(1, days(r));
 
 /** Days the two windows share (0 when they only touch). */
-function overlapDays(a: MemberRecord, b: MemberRecord): number {
+export function overlapDays(a: MemberRecord, b: MemberRecord): number {
   return Math.max(0, Math.min(a.endDay, b.endDay) - Math.max(a.startDay, b.startDay) + 1);
 }
 
@@ -84,7 +84,7 @@ function overlapDays(a: MemberRecord, b: MemberRecord): number {
  * at least `min` of `whole`'s change over its whole window, in the same direction (both on one measure).
  * A three-day spike does not explain a quarter's change; a gap explains the week it emptied.
  */
-function explains(part: MemberRecord, whole: MemberRecord, min: number): boolean {
+export function explains(part: MemberRecord, whole: MemberRecord, min: number): boolean {
   const total = whole.changeCum ?? 0;
   if (total === 0) return false;
   return (daily(part) * Math.max(1, overlapDays(part, whole))) / total >= min;

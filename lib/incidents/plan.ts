@@ -4,12 +4,16 @@
  * from the leaves under the broad series. Pure: the caller reads the leaves.
  */
 import {
+  explains,
   type GroupingOptions,
   GROUPING_DEFAULTS,
   groupRecords,
   headOf,
-  ownBaseline,
+  inUnits,
   type MemberRecord,
+  overlapDays,
+  ownBaseline,
+  relativeChange,
 } from './grouping';
 import { codesKey, isLeaf, type Lattice } from './lattice';
 import { historyDays, type LeafDays, leafChanges } from './leaf-window';
@@ -52,45 +56,101 @@ function firstOf<T>(head: T, all: T[]): T[] {
   return [head, ...[...new Set(all)].filter((x) => x !== head).sort()];
 }
 
-/** The incidents of the records and, for each, what its explanation needs. */
+/** The plan of one group of records: its head, window, types, measures and what explaining it needs. */
+export function planGroup(
+  records: readonly MemberRecord[],
+  group: readonly number[],
+  opts: IncidentOptions = INCIDENT_DEFAULTS,
+  head = headOf(records, group),
+): IncidentPlan {
+  const h = records[head];
+  const members = [head, ...group.filter((i) => i !== head)];
+  let startDay = h.startDay;
+  let endDay = h.endDay;
+  for (const i of members) {
+    startDay = Math.min(startDay, records[i].startDay);
+    endDay = Math.max(endDay, records[i].endDay);
+  }
+  return {
+    members,
+    head,
+    startDay,
+    endDay,
+    types: firstOf(
+      h.type,
+      members.map((i) => records[i].type),
+    ),
+    measures: firstOf(
+      h.measure,
+      members.map((i) => records[i].measure),
+    ),
+    needs: isLeaf(h.codes)
+      ? null
+      : {
+          codes: h.codes,
+          measure: h.measure,
+          fromDay: h.startDay - historyDays(opts.weeks),
+          toDay: h.endDay,
+          window: [h.startDay, h.endDay],
+        },
+  };
+}
+
+/** The incidents of the records and, for each, what its explanation needs (before any split). */
 export function planIncidents(
   records: readonly MemberRecord[],
   opts: IncidentOptions = INCIDENT_DEFAULTS,
 ): IncidentPlan[] {
-  return groupRecords(records, opts.grouping).map((group) => {
-    const head = headOf(records, group);
-    const h = records[head];
-    const members = [head, ...group.filter((i) => i !== head)];
-    let startDay = h.startDay;
-    let endDay = h.endDay;
-    for (const i of members) {
-      startDay = Math.min(startDay, records[i].startDay);
-      endDay = Math.max(endDay, records[i].endDay);
-    }
-    return {
-      members,
-      head,
-      startDay,
-      endDay,
-      types: firstOf(
-        h.type,
-        members.map((i) => records[i].type),
-      ),
-      measures: firstOf(
-        h.measure,
-        members.map((i) => records[i].measure),
-      ),
-      needs: isLeaf(h.codes)
-        ? null
-        : {
-            codes: h.codes,
-            measure: h.measure,
-            fromDay: h.startDay - historyDays(opts.weeks),
-            toDay: h.endDay,
-            window: [h.startDay, h.endDay],
-          },
-    };
-  });
+  return groupRecords(records, opts.grouping).map((group) => planGroup(records, group, opts));
+}
+
+/** True when two combinations fix one category to different values (no series lies under both). */
+function conflicts(a: Int32Array, b: Int32Array): boolean {
+  for (let k = 0; k < a.length; k++) if (a[k] !== 0 && b[k] !== 0 && a[k] !== b[k]) return true;
+  return false;
+}
+
+/** How far apart two relative changes may be and still be one movement of a broad change. */
+const BROAD_SPREAD = 3;
+
+/**
+ * The members of a planned incident that its explanation shows to be another event, reached through a
+ * chain of links (a city's spike during a chain-wide season: the city moved with both). A member is
+ * another event when it lies outside every root cause (it fixes a category to another value than each
+ * cause does), or, when the cause is the broad series itself (everything moved alike), when its relative
+ * change is more than three times apart from the head's and it explains no material part of it. Records
+ * of another measure leave with the records of their series they overlap. The head always stays.
+ */
+export function splitOff(
+  records: readonly MemberRecord[],
+  plan: IncidentPlan,
+  x: Pick<Explanation, 'broad' | 'causes'>,
+  opts: IncidentOptions = INCIDENT_DEFAULTS,
+): number[] {
+  const h = records[plan.head];
+  const hr = relativeChange(h);
+  const apart = (r: MemberRecord) => {
+    if (!x.broad || hr === 0) return false;
+    const ratio = relativeChange(r) / hr;
+    return (ratio > BROAD_SPREAD || ratio < 1 / BROAD_SPREAD) && !explains(r, h, opts.grouping.minExplained);
+  };
+  const out = new Set<number>();
+  for (const i of plan.members) {
+    const r = records[i];
+    if (i === plan.head || r.measure !== h.measure || !inUnits(r)) continue;
+    if (x.causes.every((c) => conflicts(c.codes, r.codes)) || apart(r)) out.add(i);
+  }
+  if (out.size === 0) return [];
+  for (const i of plan.members) {
+    const r = records[i];
+    if (i === plan.head || out.has(i) || r.measure === h.measure) continue;
+    const leaves = [...out].some((o) => {
+      const m = records[o];
+      return m.seriesId === r.seriesId && overlapDays(m, r) > 0;
+    });
+    if (leaves) out.add(i);
+  }
+  return plan.members.filter((i) => out.has(i));
 }
 
 /**

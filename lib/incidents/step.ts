@@ -3,10 +3,12 @@
  * stored with ids that last while the membership does (docs/incidents.md). An incident whose members
  * and head are those it had keeps its explanation; only new or changed ones read the leaves.
  */
+import { createHash } from 'node:crypto';
 import type { Database } from '../db/database';
 import { readSeries, type SeriesMeasure, type SeriesSource } from '../dataset/series-store';
 import type { Logger } from '../shared/logger';
-import { matchPrevious, sameKeys } from './identity';
+import { groupRecords } from './grouping';
+import { matchPrevious } from './identity';
 import { isLeaf, type Lattice } from './lattice';
 import type { LeafDays } from './leaf-window';
 import {
@@ -14,7 +16,9 @@ import {
   INCIDENT_DEFAULTS,
   type IncidentOptions,
   type IncidentPlan,
+  planGroup,
   planIncidents,
+  splitOff,
 } from './plan';
 import type { Explanation } from './root-cause';
 import {
@@ -50,6 +54,8 @@ export interface IncidentStepResult {
   /** Incidents whose explanation was computed in this cycle (the others kept theirs). */
   explained: number;
   ms: number;
+  /** Milliseconds per phase: read (catalog, records, stored incidents), leaves, explain, write. */
+  phases: { read: number; leaves: number; explain: number; write: number };
 }
 
 export function latticeOf(view: IncidentView): Lattice {
@@ -68,55 +74,114 @@ const READS: Record<string, readonly SeriesMeasure[]> = {
 };
 const readsOf = (measure: string) => READS[measure] ?? READS.value;
 
-/** The leaves each plan needs, read once per measure over the union of the plans' days. */
+/** Leaves read for a set of plans: rows of the catalog over days [from, to], per measure. */
+interface LeafBlock {
+  rowAt: Map<number, number>;
+  from: number;
+  to: number;
+  measures: SeriesMeasure[];
+  blocks: Awaited<ReturnType<typeof readSeries>>;
+}
+
+function leafRowsOf(catalog: SeriesCatalog): number[] {
+  const out: number[] = [];
+  catalog.codes.forEach((c, i) => {
+    if (isLeaf(c)) out.push(i);
+  });
+  return out;
+}
+
+/**
+ * The leaves under the plans' heads, read in one statement (both measures when some plan needs both)
+ * over the union of the plans' days: they cover most of the cube, and one pass over the view's data
+ * costs about half of one pass per measure.
+ */
+async function readLeafBlock(
+  db: Database,
+  source: SeriesSource,
+  catalog: SeriesCatalog,
+  leafRows: readonly number[],
+  plans: readonly IncidentPlan[],
+): Promise<LeafBlock> {
+  const measures = (['value', 'count'] as const).filter((m) =>
+    plans.some((p) => readsOf((p.needs as NonNullable<IncidentPlan['needs']>).measure).includes(m)),
+  );
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  const wanted = new Set<number>();
+  for (const p of plans) {
+    const needs = p.needs as NonNullable<IncidentPlan['needs']>;
+    from = Math.min(from, needs.fromDay);
+    to = Math.max(to, needs.toDay);
+    for (const r of leafRows) if (contains(needs.codes, catalog.codes[r])) wanted.add(r);
+  }
+  const rows = [...wanted].sort((a, b) => a - b);
+  const blocks = await readSeries(
+    db,
+    source,
+    rows.map((r) => catalog.ids[r]),
+    { dayIndex0: from, days: to - from + 1 },
+    measures,
+  );
+  return { rowAt: new Map(rows.map((r, i) => [r, i])), from, to, measures: [...measures], blocks };
+}
+
+/** A plan's leaves from a block, or undefined when the block does not hold them all. */
+function leavesFrom(
+  block: LeafBlock,
+  catalog: SeriesCatalog,
+  leafRows: readonly number[],
+  plan: IncidentPlan,
+): LeafDays[] | undefined {
+  const needs = plan.needs as NonNullable<IncidentPlan['needs']>;
+  const reads = readsOf(needs.measure);
+  if (needs.fromDay < block.from || needs.toDay > block.to) return undefined;
+  if (!reads.every((m) => block.measures.includes(m))) return undefined;
+  const [first, second] = reads;
+  const values = block.blocks[block.measures.indexOf(first)];
+  const events = second === undefined ? undefined : block.blocks[block.measures.indexOf(second)];
+  const leaves: LeafDays[] = [];
+  for (const r of leafRows) {
+    if (!contains(needs.codes, catalog.codes[r])) continue;
+    const i = block.rowAt.get(r);
+    if (i === undefined) return undefined;
+    const start = i * values.days + (needs.fromDay - block.from);
+    const end = start + (needs.toDay - needs.fromDay + 1);
+    leaves.push({
+      codes: catalog.codes[r],
+      values: values.values.subarray(start, end),
+      unit: first === 'count' ? 1 : values.valuePerEvent?.[i] || 1,
+      ...(events ? { counts: events.values.subarray(start, end) } : {}),
+    });
+  }
+  return leaves;
+}
+
+/**
+ * The leaves each plan needs: from the blocks already read when they hold them (groups split off an
+ * incident lie under its head), else from one more read, added to `read`.
+ */
 async function readLeaves(
   db: Database,
   source: SeriesSource,
   catalog: SeriesCatalog,
   plans: readonly IncidentPlan[],
+  read: LeafBlock[],
 ): Promise<Map<IncidentPlan, LeafDays[]>> {
   const out = new Map<IncidentPlan, LeafDays[]>();
-  const leafRows: number[] = [];
-  catalog.codes.forEach((c, i) => {
-    if (isLeaf(c)) leafRows.push(i);
-  });
-  for (const [measure, measures] of Object.entries(READS)) {
-    const mine = plans.filter((p) => p.needs && readsOf(p.needs.measure) === measures);
-    if (mine.length === 0) continue;
-    let from = Number.POSITIVE_INFINITY;
-    let to = Number.NEGATIVE_INFINITY;
-    const wanted = new Set<number>();
-    for (const p of mine) {
-      const needs = p.needs as NonNullable<IncidentPlan['needs']>;
-      from = Math.min(from, needs.fromDay);
-      to = Math.max(to, needs.toDay);
-      for (const r of leafRows) if (contains(needs.codes, catalog.codes[r])) wanted.add(r);
-    }
-    const rows = [...wanted].sort((a, b) => a - b);
-    const [block, events] = await readSeries(
-      db,
-      source,
-      rows.map((r) => catalog.ids[r]),
-      { dayIndex0: from, days: to - from + 1 },
-      measures,
-    );
-    for (const p of mine) {
-      const needs = p.needs as NonNullable<IncidentPlan['needs']>;
-      const leaves: LeafDays[] = [];
-      rows.forEach((r, i) => {
-        if (!contains(needs.codes, catalog.codes[r])) return;
-        const start = i * block.days + (needs.fromDay - from);
-        const end = start + (needs.toDay - needs.fromDay + 1);
-        leaves.push({
-          codes: catalog.codes[r],
-          values: block.values.subarray(start, end),
-          unit: measure === 'count' ? 1 : block.valuePerEvent?.[i] || 1,
-          ...(events ? { counts: events.values.subarray(start, end) } : {}),
-        });
-      });
-      out.set(p, leaves);
-    }
+  const leafRows = leafRowsOf(catalog);
+  const missing: IncidentPlan[] = [];
+  for (const p of plans) {
+    if (!p.needs) continue;
+    let found: LeafDays[] | undefined;
+    for (const b of read) if ((found = leavesFrom(b, catalog, leafRows, p))) break;
+    if (found) out.set(p, found);
+    else missing.push(p);
   }
+  if (missing.length === 0) return out;
+  const block = await readLeafBlock(db, source, catalog, leafRows, missing);
+  read.push(block);
+  for (const p of missing) out.set(p, leavesFrom(block, catalog, leafRows, p) ?? []);
   return out;
 }
 
@@ -145,6 +210,23 @@ function causesOf(x: Explanation, catalog: SeriesCatalog, names: readonly string
   });
 }
 
+/** A stable name of a group of records (their keys, in any order). */
+function groupHash(keys: readonly string[]): string {
+  return createHash('sha1')
+    .update([...keys].sort().join('\n'))
+    .digest('base64url');
+}
+
+interface Explained {
+  plan: IncidentPlan;
+  explainedFrom: string;
+  broad: IncidentBroad;
+  rootCauses: IncidentCause[];
+}
+
+/** Rounds of splitting after which a group is kept whole (each round only makes groups smaller). */
+const MAX_ROUNDS = 6;
+
 /** Groups, explains and stores the incidents of a view's current anomaly records. */
 export async function buildIncidents(
   deps: IncidentStepDeps,
@@ -159,68 +241,118 @@ export async function buildIncidents(
   await ensureIncidentTables(db, schema);
   const catalog = await readCatalog(db, schema, names);
   const records = await readMemberRecords(db, schema, catalog);
-  const plans = planIncidents(records, opts);
   const previous = await readStoredIncidents(db, schema);
-  const keys = plans.map((p) => p.members.map((i) => memberKey(records[i])));
-  const match = matchPrevious(keys, previous);
-  const reuse = plans.map((p, i) => {
-    const prev = match[i] >= 0 ? previous[match[i]] : undefined;
-    return prev && sameKeys(prev.memberKeys, keys[i]) && prev.headKey === memberKey(records[p.head])
-      ? prev
-      : undefined;
-  });
-  const toExplain = plans.filter((_, i) => reuse[i] === undefined);
-  const leaves = await readLeaves(db, view.source, catalog, toExplain);
+  const t1 = performance.now();
   const lattice = latticeOf(view);
-  const rows: IncidentRow[] = plans.map((p, i) => {
-    const head = records[p.head];
+  const keyOf = records.map((r) => memberKey(r));
+  // An explanation is reused when the same group of records with the same head was explained before.
+  const explainedBefore = new Map<string, (typeof previous)[number]>();
+  for (const p of previous) if (p.explainedFrom) explainedBefore.set(`${p.headKey}|${p.explainedFrom}`, p);
+  const done: Explained[] = [];
+  let pending = planIncidents(records, opts);
+  let explained = 0;
+  let leavesMs = 0;
+  const read: LeafBlock[] = [];
+  for (let round = 0; pending.length > 0; round++) {
+    const hashes = pending.map((p) => groupHash(p.members.map((i) => keyOf[i])));
+    const kept = pending.map((p, i) => explainedBefore.get(`${keyOf[p.head]}|${hashes[i]}`));
+    const tl = performance.now();
+    const leaves = await readLeaves(
+      db,
+      view.source,
+      catalog,
+      pending.filter((_, i) => kept[i] === undefined),
+      read,
+    );
+    leavesMs += performance.now() - tl;
+    const next: number[][] = [];
+    pending.forEach((p, i) => {
+      const head = records[p.head];
+      const prev = kept[i];
+      let broad: IncidentBroad;
+      let rootCauses: IncidentCause[];
+      let out: number[];
+      if (prev) {
+        broad = prev.broad;
+        rootCauses = prev.rootCauses;
+        const stays = new Set(prev.memberKeys);
+        out = p.members.filter((m) => !stays.has(keyOf[m]));
+      } else {
+        const x = explainPlan(lattice, records, p, leaves.get(p) ?? [], opts);
+        explained++;
+        const headRow = catalog.byId.get(head.seriesId) as number;
+        broad = {
+          seriesId: head.seriesId,
+          categories: categoriesOf(catalog, names, headRow),
+          actual: x.actual,
+          expected: x.expected,
+          change: x.change,
+          changePct: x.changePct,
+        };
+        rootCauses = causesOf(x, catalog, names);
+        out = round + 1 < MAX_ROUNDS ? splitOff(records, p, x, opts) : [];
+      }
+      const gone = new Set(out);
+      const plan = out.length
+        ? planGroup(
+            records,
+            p.members.filter((m) => !gone.has(m)),
+            opts,
+            p.head,
+          )
+        : p;
+      done.push({ plan, explainedFrom: hashes[i], broad, rootCauses });
+      if (out.length)
+        for (const g of groupRecords(
+          out.map((m) => records[m]),
+          opts.grouping,
+        ))
+          next.push(g.map((k) => out[k]));
+    });
+    pending = next.map((g) => planGroup(records, g, opts));
+  }
+  const keys = done.map((d) => d.plan.members.map((i) => keyOf[i]));
+  const match = matchPrevious(keys, previous);
+  const rows: IncidentRow[] = done.map((d, i) => {
+    const p = d.plan;
     const prev = match[i] >= 0 ? previous[match[i]] : undefined;
-    let broad: IncidentBroad;
-    let rootCauses: IncidentCause[];
-    const kept = reuse[i];
-    if (kept) {
-      broad = kept.broad;
-      rootCauses = kept.rootCauses;
-    } else {
-      const x = explainPlan(lattice, records, p, leaves.get(p) ?? [], opts);
-      const headRow = catalog.byId.get(head.seriesId) as number;
-      broad = {
-        seriesId: head.seriesId,
-        categories: categoriesOf(catalog, names, headRow),
-        actual: x.actual,
-        expected: x.expected,
-        change: x.change,
-        changePct: x.changePct,
-      };
-      rootCauses = causesOf(x, catalog, names);
-    }
     return {
       id: prev?.id ?? null,
-      result: head.result,
+      result: records[p.head].result,
       measures: p.measures,
       types: p.types,
       startDay: p.startDay,
       endDay: p.endDay,
       size: p.members.length,
-      broad,
-      rootCauses,
-      head,
+      broad: d.broad,
+      rootCauses: d.rootCauses,
+      head: records[p.head],
       memberKeys: keys[i],
       memberIds: p.members.map((m) => records[m].id),
       firstSeenAt: prev?.firstSeenAt ?? null,
       firstSeenJob: prev?.firstSeenJob ?? null,
+      explainedFrom: d.explainedFrom,
     };
   });
+  const t3 = performance.now();
   const ids = await writeIncidents(db, schema, rows, jobId);
   const created = ids.filter((_, i) => rows[i].id === null);
-  const ms = performance.now() - t0;
+  const t4 = performance.now();
+  const ms = t4 - t0;
+  const phases = {
+    read: Math.round(t1 - t0),
+    leaves: Math.round(leavesMs),
+    explain: Math.round(t3 - t1 - leavesMs),
+    write: Math.round(t4 - t3),
+  };
   deps.log?.info('incidents built', {
     dataViewId: view.id,
     records: records.length,
     incidents: rows.length,
     created: created.length,
-    explained: toExplain.length,
+    explained,
     ms: Math.round(ms),
+    phases,
   });
-  return { incidents: rows.length, records: records.length, created, explained: toExplain.length, ms };
+  return { incidents: rows.length, records: records.length, created, explained, ms, phases };
 }

@@ -16,13 +16,16 @@ const SEQUENCE_DDL = (s: string) => `CREATE SEQUENCE IF NOT EXISTS ${s}.incident
 /** The tables and column incidents need, created on first use (views deployed before incidents existed). */
 export async function ensureIncidentTables(db: Database, schema: string): Promise<void> {
   const s = ident(schema);
-  const [{ t, c }] = await db.rows<{ t: number; c: number }>(sql`SELECT
+  const [{ t, c, e }] = await db.rows<{ t: number; c: number; e: number }>(sql`SELECT
       (SELECT count(*)::int FROM information_schema.tables WHERE table_schema = ${schema} AND table_name = 'incidents') AS t,
-      (SELECT count(*)::int FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'all_anomalies' AND column_name = 'incident_id') AS c`);
+      (SELECT count(*)::int FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'all_anomalies' AND column_name = 'incident_id') AS c,
+      (SELECT count(*)::int FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'incidents' AND column_name = 'explained_from') AS e`);
   if (Number(t) === 0) {
     await db.rows(sql.raw(INCIDENTS_DDL(s)));
     await db.rows(sql.raw(SEQUENCE_DDL(s)));
-  }
+  } else if (Number(e) === 0)
+    // Tables of views deployed before incidents were split by their explanation.
+    await db.rows(sql.raw(`ALTER TABLE ${s}.incidents ADD COLUMN IF NOT EXISTS explained_from text`));
   if (Number(c) === 0)
     await db.rows(sql.raw(`ALTER TABLE ${s}.all_anomalies ADD COLUMN IF NOT EXISTS incident_id integer`));
 }
@@ -121,12 +124,14 @@ export interface StoredIncident {
   rootCauses: IncidentCause[];
   firstSeenAt: string;
   firstSeenJob: number | null;
+  /** The group of records its explanation was computed for (a hash of their keys; null before splits). */
+  explainedFrom: string | null;
 }
 
 export async function readStoredIncidents(db: Database, schema: string): Promise<StoredIncident[]> {
   const rows = await db.rows<Record<string, unknown>>(
     sql.raw(`SELECT id, member_keys, head_series_id, head_measure, head_type, to_char(head_start, 'YYYY-MM-DD') AS head_start,
-      broad, root_causes, first_seen_at, first_seen_job FROM ${ident(schema)}.incidents`),
+      broad, root_causes, first_seen_at, first_seen_job, explained_from FROM ${ident(schema)}.incidents`),
   );
   return rows.map((r) => ({
     id: Number(r.id),
@@ -136,6 +141,7 @@ export async function readStoredIncidents(db: Database, schema: string): Promise
     rootCauses: r.root_causes as IncidentCause[],
     firstSeenAt: new Date(r.first_seen_at as string).toISOString(),
     firstSeenJob: num(r.first_seen_job),
+    explainedFrom: (r.explained_from as string | null) ?? null,
   }));
 }
 
@@ -154,6 +160,7 @@ export interface IncidentRow {
   memberIds: number[];
   firstSeenAt: string | null;
   firstSeenJob: number | null;
+  explainedFrom: string;
 }
 
 const jsonText = (v: unknown) => JSON.stringify(v);
@@ -204,25 +211,30 @@ export async function writeIncidents(
         member_keys: r.memberKeys,
         first_seen_at: r.firstSeenAt,
         first_seen_job: r.firstSeenAt === null ? jobId : r.firstSeenJob,
+        explained_from: r.explainedFrom,
       }));
       await tx.rows(sql`INSERT INTO ${sql.raw(`${s}.incidents`)} (id, result, measures, types, start_date, end_date, size, series_id,
-          broad, root_causes, head_series_id, head_measure, head_type, head_start, member_keys, first_seen_at, first_seen_job)
+          broad, root_causes, head_series_id, head_measure, head_type, head_start, member_keys, first_seen_at, first_seen_job, explained_from)
         SELECT x.id, x.result, x.measures, x.types, x.start_date, x.end_date, x.size, x.series_id, x.broad, x.root_causes,
-          x.head_series_id, x.head_measure, x.head_type, x.head_start, x.member_keys, coalesce(x.first_seen_at, now()), x.first_seen_job
+          x.head_series_id, x.head_measure, x.head_type, x.head_start, x.member_keys, coalesce(x.first_seen_at, now()), x.first_seen_job, x.explained_from
         FROM jsonb_to_recordset(${jsonText(payload)}::jsonb) AS x(id int, result text, measures text[], types text[], start_date date,
           end_date date, size int, series_id int, broad jsonb, root_causes jsonb, head_series_id int, head_measure text, head_type text,
-          head_start date, member_keys text[], first_seen_at timestamptz, first_seen_job int)`);
+          head_start date, member_keys text[], first_seen_at timestamptz, first_seen_job int, explained_from text)`);
     }
     const pairs: Array<[number, number]> = [];
     rows.forEach((r, i) => {
       for (const m of r.memberIds) pairs.push([m, assigned[i]]);
     });
-    await tx.rows(sql.raw(`UPDATE ${s}.all_anomalies SET incident_id = NULL WHERE incident_id IS NOT NULL`));
+    // Only the records whose incident changed are written: on a cycle that re-detects the same events,
+    // most keep theirs. Records of no incident (series no longer in the catalog) lose a stale one.
+    const members = `{${pairs.map((p) => p[0]).join(',')}}`;
+    await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} SET incident_id = NULL
+      WHERE incident_id IS NOT NULL AND NOT (id = ANY(${members}::int[]))`);
     for (let i = 0; i < pairs.length; i += CHUNK * 4) {
       const part = pairs.slice(i, i + CHUNK * 4);
       await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} a SET incident_id = x.incident
         FROM unnest(${`{${part.map((p) => p[0]).join(',')}}`}::int[], ${`{${part.map((p) => p[1]).join(',')}}`}::int[]) AS x(id, incident)
-        WHERE a.id = x.id`);
+        WHERE a.id = x.id AND a.incident_id IS DISTINCT FROM x.incident`);
     }
     return assigned;
   });

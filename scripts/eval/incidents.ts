@@ -11,6 +11,7 @@ import { schemaNameFor } from '../../lib/dataset/ddl';
 import type { AnomalyRecord } from '../../lib/filters/types';
 import { systemCaller } from '../../lib/identity/caller';
 import { buildIncidents } from '../../lib/incidents/step';
+import { runDetection } from '../../lib/process-job/start';
 import { systemClock } from '../../lib/shared/clock';
 import { DETECTOR_TYPES } from '../../lib/detection/params';
 import { generateRetailCube, RETAIL_CATEGORIES, RETAIL_CUBE } from '../synthetic/retail-cube';
@@ -30,6 +31,9 @@ export interface IncidentResult {
   detectionMs: number;
   incidentMs: number;
   explained: number;
+  phases: { read: number; leaves: number; explain: number; write: number };
+  /** The next cycle over the same data. */
+  steady: { detectionMs: number; incidentMs: number; explained: number };
 }
 
 function keyOf(like: CubeLike, categories: Record<string, string | null>): SeriesKey {
@@ -92,6 +96,18 @@ export async function incidentFigures(
     ).anomalies;
   const after = scoreIncidents(like, rowsOf(like, await query({ incidents: true }), true), step.records);
   const before = scoreIncidents(like, rowsOf(like, await query({ mergeEvents: true }), false), step.records);
+  // The next cycle over the same data, as a daily run meets it: incidents whose members and head are
+  // unchanged keep their explanation.
+  let t1 = performance.now();
+  await runDetection(env.container, viewId, 2);
+  const nextDetectionMs = performance.now() - t1;
+  t1 = performance.now();
+  const next = await buildIncidents(
+    { db: env.db },
+    { id: viewId, source: { schema: schemaNameFor(viewId), fill: 'zero' }, categories: like.categories },
+    2,
+  );
+  const steady = { detectionMs: nextDetectionMs, incidentMs: performance.now() - t1, explained: next.explained };
   return {
     name,
     series: 0,
@@ -103,6 +119,8 @@ export async function incidentFigures(
     detectionMs,
     incidentMs,
     explained: step.explained,
+    phases: step.phases,
+    steady,
   };
 }
 
@@ -148,7 +166,7 @@ export function incidentTargets(
   out.push({
     name: 'grouping and root causes added to the process job',
     target: '≤ 15 %',
-    value: `${pct(r.incidentMs, r.detectionMs)} (${(r.incidentMs / 1000).toFixed(1)} s after ${(r.detectionMs / 1000).toFixed(1)} s)`,
+    value: `${pct(r.incidentMs, r.detectionMs)} on the first cycle (${(r.incidentMs / 1000).toFixed(1)} s after ${(r.detectionMs / 1000).toFixed(1)} s); ${pct(r.steady.incidentMs, r.steady.detectionMs)} on the next (${(r.steady.incidentMs / 1000).toFixed(1)} s after ${(r.steady.detectionMs / 1000).toFixed(1)} s, ${r.steady.explained} explained)`,
     pass: r.incidentMs <= 0.15 * r.detectionMs,
   });
   return out;
@@ -158,7 +176,7 @@ export function renderIncidents(r: IncidentResult): string {
   const lines = [
     `#### Incidents of ${r.name}: ${r.records} records, ${r.after.incidents} incidents, ${r.injections} injections`,
     '',
-    `Detection ${(r.detectionMs / 1000).toFixed(1)} s; the incident step ${(r.incidentMs / 1000).toFixed(1)} s (${r.explained} incidents explained from their leaves).`,
+    `Detection ${(r.detectionMs / 1000).toFixed(1)} s; the incident step ${(r.incidentMs / 1000).toFixed(1)} s (${r.explained} incidents explained from their leaves; read ${r.phases.read} ms, leaves ${r.phases.leaves} ms, explain ${r.phases.explain} ms, write ${r.phases.write} ms).`,
     '',
     '| Figure | Before (events, mergeEvents) | After (incidents) |',
     '|---|---:|---:|',
