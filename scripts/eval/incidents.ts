@@ -107,7 +107,11 @@ export async function incidentFigures(
     { id: viewId, source: { schema: schemaNameFor(viewId), fill: 'zero' }, categories: like.categories },
     2,
   );
-  const steady = { detectionMs: nextDetectionMs, incidentMs: performance.now() - t1, explained: next.explained };
+  const steady = {
+    detectionMs: nextDetectionMs,
+    incidentMs: performance.now() - t1,
+    explained: next.explained,
+  };
   return {
     name,
     series: 0,

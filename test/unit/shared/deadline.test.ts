@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deadline } from '../../../lib/shared/deadline';
 
-const aborted = (s: AbortSignal) => new Promise<unknown>((r) => s.addEventListener('abort', () => r(s.reason)));
+const aborted = (s: AbortSignal) =>
+  new Promise<unknown>((r) => s.addEventListener('abort', () => r(s.reason)));
 
 describe('deadline', () => {
   it('aborts with a TimeoutError when its time is up', async () => {
