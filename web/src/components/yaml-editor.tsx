@@ -1,5 +1,18 @@
-/** A plain textarea with line numbers and inline error markers (the lines a 400's field errors point to). */
-import { type KeyboardEvent, useId, useRef } from 'react';
+/**
+ * The definition editor: CodeMirror 6 with YAML, folding, completion and hover from the definition's
+ * JSON Schema (hover from codemirror-json-schema, completion from lib/yaml-completion.ts), and the service's field errors underlined where they point
+ * (`markers`), with a list of them below, each a link to its place.
+ */
+import { indentWithTab } from '@codemirror/commands';
+import { yaml, yamlLanguage } from '@codemirror/lang-yaml';
+import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
+import { EditorState } from '@codemirror/state';
+import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
+import { basicSetup } from 'codemirror';
+import { getJSONSchema, stateExtensions, updateSchema } from 'codemirror-json-schema';
+import { yamlSchemaHover } from 'codemirror-json-schema/yaml';
+import { useEffect, useId, useRef } from 'react';
+import { definitionCompletion } from '../lib/yaml-completion';
 import type { Marker } from '../lib/yaml-doc';
 
 interface Props {
@@ -7,103 +20,105 @@ interface Props {
   value: string;
   onChange: (text: string) => void;
   markers: Marker[];
+  /** The definition's schema (GET /dataviews/definition-schema): completion and hover. */
+  schema?: object;
   readOnly?: boolean;
 }
 
-const LINE_PX = 20;
+function diagnostics(markers: Marker[], length: number): Diagnostic[] {
+  return markers.map((m) => ({
+    from: Math.min(m.from, length),
+    to: Math.min(Math.max(m.to, m.from), length),
+    severity: 'error',
+    source: m.path || undefined,
+    message: m.path ? `${m.path}: ${m.message}` : m.message,
+  }));
+}
 
-export function YamlEditor({ label, value, onChange, markers, readOnly }: Props) {
+export function YamlEditor({ label, value, onChange, markers, schema, readOnly }: Props) {
   const id = useId();
-  const area = useRef<HTMLTextAreaElement>(null);
-  const gutter = useRef<HTMLDivElement>(null);
-  const bands = useRef<HTMLDivElement>(null);
-  const lines = value.split('\n').length;
-  const byLine = new Map<number, Marker[]>();
-  for (const m of markers) byLine.set(m.line, [...(byLine.get(m.line) ?? []), m]);
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const changed = useRef(onChange);
+  changed.current = onChange;
 
-  const goTo = (line: number) => {
-    const el = area.current;
-    if (!el) return;
-    const start =
-      value
-        .split('\n')
-        .slice(0, line - 1)
-        .join('\n').length + (line > 1 ? 1 : 0);
-    el.focus();
-    el.setSelectionRange(start, start);
-    el.scrollTop = Math.max(0, (line - 4) * LINE_PX);
-  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the editor is created once; value, schema and markers follow below
+  useEffect(() => {
+    const v = new EditorView({
+      parent: host.current as HTMLDivElement,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          basicSetup,
+          // Tab indents; Escape then Tab leaves the editor (CodeMirror's own escape hatch).
+          keymap.of([indentWithTab]),
+          yaml(),
+          // Keys and values from the schema (lib/yaml-completion.ts); hover explains a key.
+          yamlLanguage.data.of({
+            autocomplete: definitionCompletion((ctx) => getJSONSchema(ctx.state) || undefined),
+          }),
+          hoverTooltip(yamlSchemaHover()),
+          stateExtensions(),
+          EditorView.lineWrapping,
+          lintGutter(),
+          EditorState.readOnly.of(Boolean(readOnly)),
+          EditorView.contentAttributes.of({
+            'aria-labelledby': `${id}-label`,
+            'aria-describedby': `${id}-help`,
+          }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) changed.current(u.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = v;
+    return () => {
+      v.destroy();
+      view.current = null;
+    };
+  }, []);
 
-  // Tab indents by two spaces instead of leaving the field; Escape then Tab still leaves it.
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key !== 'Tab' || e.shiftKey || readOnly) return;
-    const el = e.currentTarget;
-    if (el.dataset.escaped === '1') return;
-    e.preventDefault();
-    const { selectionStart: s, selectionEnd: t } = el;
-    onChange(`${value.slice(0, s)}  ${value.slice(t)}`);
-    requestAnimationFrame(() => el.setSelectionRange(s + 2, s + 2));
+  // A value set from outside (Discard changes, a generated definition) replaces the text.
+  useEffect(() => {
+    const v = view.current;
+    if (v && v.state.doc.toString() !== value)
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+  }, [value]);
+
+  useEffect(() => {
+    if (view.current && schema) updateSchema(view.current, schema as Parameters<typeof updateSchema>[1]);
+  }, [schema]);
+
+  useEffect(() => {
+    const v = view.current;
+    if (v) v.dispatch(setDiagnostics(v.state, diagnostics(markers, v.state.doc.length)));
+  }, [markers]);
+
+  const goTo = (m: Marker) => {
+    const v = view.current;
+    if (!v) return;
+    v.dispatch({ selection: { anchor: Math.min(m.from, v.state.doc.length) }, scrollIntoView: true });
+    v.focus();
   };
 
   return (
     <div className="yaml-editor">
-      <label htmlFor={id}>{label}</label>
-      <div className={`editor-box${markers.length ? ' invalid' : ''}`}>
-        <div className="gutter" ref={gutter} aria-hidden="true">
-          {Array.from({ length: lines }, (_, i) => {
-            const m = byLine.get(i + 1);
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a gutter row is its line number
-              <div key={i} className={m ? 'marked' : undefined} title={m?.map((x) => x.message).join('\n')}>
-                {m ? '● ' : ''}
-                {i + 1}
-              </div>
-            );
-          })}
-        </div>
-        <div className="code">
-          {/* A red band behind each line an error points to, scrolled with the text. */}
-          <div className="bands" ref={bands} aria-hidden="true">
-            {[...byLine.keys()].map((line) => (
-              <div key={line} style={{ top: (line - 1) * LINE_PX }} />
-            ))}
-          </div>
-          <textarea
-            id={id}
-            ref={area}
-            spellCheck={false}
-            autoCapitalize="off"
-            autoComplete="off"
-            wrap="off"
-            readOnly={readOnly}
-            value={value}
-            aria-invalid={markers.length > 0}
-            aria-describedby={markers.length ? `${id}-errors` : `${id}-help`}
-            onChange={(e) => onChange(e.target.value)}
-            onKeyDown={onKeyDown}
-            onKeyUp={(e) => {
-              e.currentTarget.dataset.escaped = e.key === 'Escape' ? '1' : '';
-            }}
-            onScroll={(e) => {
-              const { scrollTop, scrollLeft } = e.currentTarget;
-              if (gutter.current) gutter.current.scrollTop = scrollTop;
-              if (bands.current)
-                bands.current.style.transform = `translate(${-scrollLeft}px, ${-scrollTop}px)`;
-            }}
-            rows={Math.min(Math.max(lines + 1, 16), 36)}
-          />
-        </div>
-      </div>
+      <span id={`${id}-label`} className="editor-label">
+        {label}
+      </span>
+      <div ref={host} className={`editor-box${markers.length ? ' invalid' : ''}`} />
       <small id={`${id}-help`} className="hint">
-        Tab indents; press Escape, then Tab, to leave the editor.
+        Ctrl+Space completes keys, detector types and params; hover a key for its meaning and range. Tab
+        indents; press Escape, then Tab, to leave the editor.
       </small>
       {markers.length > 0 && (
-        <ul id={`${id}-errors`} className="editor-errors" aria-label="Definition errors">
+        <ul className="editor-errors" aria-label="Definition errors">
           {[...markers]
-            .sort((a, b) => a.line - b.line)
+            .sort((a, b) => a.from - b.from)
             .map((m) => (
-              <li key={`${m.line}:${m.path}:${m.message}`}>
-                <button type="button" className="link" onClick={() => goTo(m.line)}>
+              <li key={`${m.from}:${m.path}:${m.message}`}>
+                <button type="button" className="link" onClick={() => goTo(m)}>
                   Line {m.line}
                 </button>
                 {m.path ? (

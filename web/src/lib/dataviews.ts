@@ -102,7 +102,7 @@ export const STATE_TEXT: Record<DataViewState, string> = {
   enabled: 'Deployed, enabled',
 };
 
-/** A definition to start from when creating a data view. */
+/** A definition to start from when creating a data view: only what differs from the defaults. */
 export const NEW_DATA_VIEW_YAML = `schemaVersion: 3
 metadata:
   name: my_view
@@ -124,12 +124,8 @@ categories:
   - name: country
     label: Country
 analysis:
-  fillGapMethod: zero
-  ignoreLastNDays: 0
-  scanInLastNDays: 0
   detectors:
     - type: dod
       params:
         percentualChange: 40
-        mode: both
 `;

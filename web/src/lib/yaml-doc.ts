@@ -17,8 +17,23 @@ function lineOfOffset(text: string, offset: number): number {
   return line;
 }
 
+/** Offsets of the start and end of line `line` (1-based; clamped to the text). */
+function lineSpan(text: string, line: number): [number, number] {
+  let from = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf('\n', from);
+    if (next < 0) break;
+    from = next + 1;
+  }
+  const end = text.indexOf('\n', from);
+  return [from, end < 0 ? text.length : end];
+}
+
+/** A field error placed in the text: its line and the characters to underline. */
 export interface Marker {
   line: number;
+  from: number;
+  to: number;
   path: string;
   message: string;
 }
@@ -42,8 +57,11 @@ export class YamlText {
     return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
   }
 
-  /** The line of the key (or item) that `path` names; the nearest existing ancestor when it is missing. */
-  lineOf(path: string): number | null {
+  /**
+   * The characters `path` names: its scalar value, or its key when the value is a block (or missing);
+   * the nearest existing ancestor's key when the path itself is not in the text.
+   */
+  rangeOf(path: string): [number, number] | null {
     const segs = pathSegments(path);
     while (segs.length > 0) {
       const last = segs[segs.length - 1];
@@ -51,21 +69,45 @@ export class YamlText {
       if (isMap(parent) && typeof last === 'string') {
         const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === last);
         const key = pair?.key as Node | undefined;
-        if (key?.range) return lineOfOffset(this.text, key.range[0]);
+        const value = pair?.value as Node | undefined;
+        if (value && isScalar(value) && value.range) return [value.range[0], value.range[1]];
+        if (key?.range) return [key.range[0], key.range[1]];
       }
       const node = this.doc.getIn(segs, true) as Node | undefined;
-      if (node && typeof node === 'object' && node.range) return lineOfOffset(this.text, node.range[0]);
+      if (node && typeof node === 'object' && node.range) {
+        // A block (an item of a list) underlines its first line only.
+        const [from] = node.range;
+        return [from, Math.min(node.range[1], lineSpan(this.text, lineOfOffset(this.text, from))[1])];
+      }
       segs.pop();
     }
     return null;
   }
 
-  /** Where each field error belongs: syntax errors by the line in their message, others by their path. */
+  /** The line of the key (or item) that `path` names; the nearest existing ancestor when it is missing. */
+  lineOf(path: string): number | null {
+    const r = this.rangeOf(path);
+    return r ? lineOfOffset(this.text, r[0]) : null;
+  }
+
+  /** Where each field error belongs: syntax errors by the line and column in their message, others by their path. */
   markers(errors: FieldError[]): Marker[] {
     return errors.map((e) => {
-      const at = e.path ? null : /line (\d+)/.exec(e.message);
-      const line = at ? Number(at[1]) : e.path ? (this.lineOf(e.path) ?? 1) : 1;
-      return { line, path: e.path, message: e.message };
+      const at = e.path ? null : /line (\d+)(?:, column (\d+))?/.exec(e.message);
+      let range: [number, number];
+      if (at) {
+        const [start, end] = lineSpan(this.text, Number(at[1]));
+        const from = Math.min(end, start + Math.max(0, Number(at[2] ?? 1) - 1));
+        range = [from, Math.max(end, from)];
+      } else range = (e.path ? this.rangeOf(e.path) : null) ?? lineSpan(this.text, 1);
+      const to = range[1] > range[0] ? range[1] : Math.min(this.text.length, range[0] + 1);
+      return {
+        line: lineOfOffset(this.text, range[0]),
+        from: range[0],
+        to,
+        path: e.path,
+        message: e.message,
+      };
     });
   }
 }

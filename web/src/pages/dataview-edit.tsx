@@ -1,47 +1,44 @@
 /**
- * One data view: the YAML editor with errors in place, the management actions its state allows (all
- * disabled while one runs), cron Validate, the sample data preview and job monitoring.
+ * One data view: the schema-aware YAML editor (errors underlined as you type), the facts at the top
+ * (state, last load, next scheduled load), the management actions its state allows, cron Validate,
+ * the sample data preview and job monitoring.
  */
 import { useMemo, useState } from 'react';
-import { ConfirmButton, Loading, Notice, PageHeader, Problem } from '../components/ui';
+import { Loading, Notice, PageHeader, Problem } from '../components/ui';
 import { YamlEditor } from '../components/yaml-editor';
-import { ApiError, api } from '../lib/api';
-import { ACTIONS, type ActionDef, NEW_DATA_VIEW_YAML } from '../lib/dataviews';
+import { api } from '../lib/api';
+import { NEW_DATA_VIEW_YAML } from '../lib/dataviews';
 import { navigate } from '../lib/router';
 import type { DataViewDoc, DataViewStatus } from '../lib/types';
+import { useDefinitionCheck } from '../lib/use-definition-check';
 import { useLoad, usePoll } from '../lib/use-load';
 import { definitionYaml, YamlText } from '../lib/yaml-doc';
+import { ActionsCard } from './dataview-actions';
 import { DataViewFacts } from './dataview-facts';
 import { CronPanel, SamplePanel } from './dataview-panels';
-import { JobsPanel } from './jobs-panel';
 import { StateBadge } from './dataviews';
+import { JobsPanel } from './jobs-panel';
 
+/** The view and its definition as the editor shows it: only what differs from the defaults. */
 async function loadView(id: number): Promise<{ doc: DataViewDoc; yaml: string }> {
-  const doc = await api<DataViewDoc>('GET', `/dataviews/${id}`);
-  return { doc, yaml: definitionYaml(doc) };
+  const [doc, compact] = await Promise.all([
+    api<DataViewDoc>('GET', `/dataviews/${id}`),
+    api<DataViewDoc>('GET', `/dataviews/${id}?compact=true`),
+  ]);
+  return { doc, yaml: definitionYaml(compact) };
 }
 
-/** What the action endpoints answer: a queued job, a count of removed jobs, a message, licence warnings. */
-interface ActionAnswer {
-  id?: number;
-  kind?: string;
-  removed?: number;
-  message?: string;
-  warnings?: string[];
-}
+const CHECK_TEXT = {
+  idle: '',
+  checking: 'Checking…',
+  valid: 'The definition is valid.',
+  invalid: '',
+} as const;
 
-function actionNotice(label: string, r: ActionAnswer | undefined): string {
-  let text = `${label}: done.`;
-  if (r?.message) text = r.message;
-  else if (r?.kind && r.id !== undefined) text = `${label}: job #${r.id} (${r.kind}) queued.`;
-  else if (r?.removed !== undefined)
-    text = `${label}: ${r.removed} queued job${r.removed === 1 ? '' : 's'} removed.`;
-  return r?.warnings?.length ? `${text} ${r.warnings.join(' ')}` : text;
-}
-
-export function DataViewEditPage({ id }: { id: number | null }) {
+export function DataViewEditPage({ id, initialText }: { id: number | null; initialText?: string }) {
   const loaded = useLoad(() => (id ? loadView(id) : Promise.resolve(null)), [id]);
-  const [text, setText] = useState<string | null>(id ? null : NEW_DATA_VIEW_YAML);
+  const schema = useLoad(() => api<object>('GET', '/dataviews/definition-schema'), []);
+  const [text, setText] = useState<string | null>(id ? null : (initialText ?? NEW_DATA_VIEW_YAML));
   const [error, setError] = useState<unknown>(null);
   const [running, setRunning] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -54,60 +51,39 @@ export function DataViewEditPage({ id }: { id: number | null }) {
   usePoll(() => void status.reload(), 3000, id !== null);
 
   if (loaded.data && text === null) setText(loaded.data.yaml);
+  const check = useDefinitionCheck(text, id);
   const parsed = useMemo(() => (text === null ? null : new YamlText(text)), [text]);
-  const markers = parsed && error instanceof ApiError ? parsed.markers(error.errors) : [];
   const dirty = loaded.data ? text !== loaded.data.yaml : true;
 
-  const save = async () => {
-    if (text === null) return;
-    setRunning('save');
+  /** Runs one action at a time; its notice or error shows above the editor. */
+  const runAs = async (key: string, work: () => Promise<string | undefined>) => {
+    setRunning(key);
     setError(null);
     setNotice(null);
     try {
-      if (doc) {
-        const next = await api<DataViewDoc>('PUT', `/dataviews/${doc.id}`, text, { yaml: true });
-        loaded.setData({ doc: next, yaml: text });
-        setNotice('Saved.');
-      } else {
-        const made = await api<DataViewDoc>('POST', '/dataviews', text, { yaml: true });
-        navigate(`/dataviews/${made.id}`, { replace: true });
-      }
-    } catch (e) {
-      setError(e);
-    } finally {
-      setRunning(null);
-    }
-  };
-
-  const run = async (a: ActionDef) => {
-    if (!doc) return;
-    setRunning(a.key);
-    setError(null);
-    setNotice(null);
-    try {
-      const r = await api<ActionAnswer | undefined>('POST', `/dataviews/${doc.id}${a.path}`);
-      const fresh = await api<DataViewDoc>('GET', `/dataviews/${doc.id}`);
-      loaded.setData({ doc: fresh, yaml: loaded.data?.yaml ?? text ?? '' });
-      setNotice(actionNotice(a.label, r));
+      const note = await work();
+      if (note) setNotice(note);
       setRefresh((n) => n + 1);
     } catch (e) {
       setError(e);
+      check.report(e);
     } finally {
       setRunning(null);
     }
   };
 
-  const remove = async () => {
-    if (!doc) return;
-    setRunning('delete');
-    try {
-      await api('DELETE', `/dataviews/${doc.id}`);
-      navigate('/dataviews');
-    } catch (e) {
-      setError(e);
-      setRunning(null);
-    }
-  };
+  const save = () =>
+    runAs('save', async () => {
+      if (text === null) return undefined;
+      if (!doc) {
+        const made = await api<DataViewDoc>('POST', '/dataviews', text, { yaml: true });
+        navigate(`/dataviews/${made.id}`, { replace: true });
+        return undefined;
+      }
+      const next = await api<DataViewDoc>('PUT', `/dataviews/${doc.id}`, text, { yaml: true });
+      loaded.setData({ doc: next, yaml: text });
+      return 'Saved.';
+    });
 
   if (loaded.error) return <Problem error={loaded.error} />;
   if (text === null || !parsed) return <Loading />;
@@ -133,49 +109,29 @@ export function DataViewEditPage({ id }: { id: number | null }) {
       </PageHeader>
       {doc && <DataViewFacts status={status.data} />}
       <Notice text={notice} />
-      <Problem error={error} shown={markers.length ? markers.map((m) => m.path) : []} />
+      <Problem error={error} shown={check.markers.map((m) => m.path)} />
       <div className="split">
         <div className="editor-pane">
           <YamlEditor
             label="Definition (YAML, schemaVersion 3)"
             value={text}
             onChange={setText}
-            markers={markers}
+            markers={check.markers}
+            schema={schema.data}
           />
+          <p className="muted" aria-live="polite">
+            {CHECK_TEXT[check.state]}
+          </p>
         </div>
         <div className="side-pane">
           {doc ? (
-            <section className="card" aria-labelledby="actions-title" aria-busy={busy}>
-              <h2 id="actions-title">Management</h2>
-              {dirty && (
-                <p className="warning">Save your changes first: actions work on the saved definition.</p>
-              )}
-              <div className="action-list">
-                {ACTIONS.filter((a) => a.available(doc)).map((a) =>
-                  a.confirm ? (
-                    <ConfirmButton
-                      key={a.key}
-                      label={a.label}
-                      question={a.confirm}
-                      disabled={busy}
-                      onConfirm={() => run(a)}
-                    />
-                  ) : (
-                    <button key={a.key} type="button" disabled={busy} onClick={() => run(a)}>
-                      {running === a.key ? `${a.label}…` : a.label}
-                    </button>
-                  ),
-                )}
-                {doc.state === 'prepared' && (
-                  <ConfirmButton
-                    label="Delete data view"
-                    question="Delete this data view?"
-                    disabled={busy}
-                    onConfirm={remove}
-                  />
-                )}
-              </div>
-            </section>
+            <ActionsCard
+              doc={doc}
+              dirty={dirty}
+              running={running}
+              runAs={runAs}
+              onChanged={(fresh) => loaded.setData({ doc: fresh, yaml: loaded.data?.yaml ?? text })}
+            />
           ) : (
             <p className="info">Management actions become available after the first save.</p>
           )}
