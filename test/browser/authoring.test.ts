@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)(
       s = await startNpmStart({
         name: 'authoring',
         env: { SEED_ADMIN_PASSWORD: ADMIN.password, SEED_USER_PASSWORD: 'authoring-user-pw', DEMO: 'on' },
-        readyWithinMs: 400_000,
+        readyWithinMs: 600_000,
       });
       const auth = await fetch(`${s.url}/api/v1/auth/token`, {
         method: 'POST',
@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)(
       page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
       page.setDefaultTimeout(30_000);
       await signIn(page, s.url, ADMIN);
-    }, 420_000);
+    }, 640_000);
 
     afterAll(async () => {
       await browser?.close();
