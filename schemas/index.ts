@@ -6,6 +6,7 @@ import connector from './connector.schema.json' with { type: 'json' };
 import connectorPreview from './connector-preview.schema.json' with { type: 'json' };
 import cron from './cron.schema.json' with { type: 'json' };
 import dataview from './dataview.schema.json' with { type: 'json' };
+import draftFromQuery from './draft-from-query.schema.json' with { type: 'json' };
 import detectorPreview from './detector-preview.schema.json' with { type: 'json' };
 import feedback from './feedback.schema.json' with { type: 'json' };
 import filter from './filter.schema.json' with { type: 'json' };
@@ -23,6 +24,7 @@ export const allSchemas: Array<{ $id: string; [key: string]: unknown }> = [
   identity,
   dataview,
   detectorPreview,
+  draftFromQuery,
   comment,
   filter,
   filterActions,

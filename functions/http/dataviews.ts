@@ -1,4 +1,4 @@
-import { connectorDeps } from '../../lib/app/deps';
+import { connectorDeps, sourceDeps } from '../../lib/app/deps';
 import { getContainer } from '../container';
 import { previewQuery } from '../../lib/connectors/service';
 import { prefersYaml } from '../../lib/dataviews/accept';
@@ -23,6 +23,7 @@ import {
 } from '../../lib/dataviews/service';
 import { getDataViewCategories } from '../../lib/dataviews/categories';
 import { getDataViewStatus } from '../../lib/jobs/view-status';
+import { draftFromQuery, type DraftFromQueryInput } from '../../lib/pipeline/draft-from-query';
 import { httpHandler } from '../../lib/http/handler';
 import { booleanParam, intParam, optionalInt } from '../../lib/http/params';
 import { created, HttpResult, noContent, type Route } from '../../lib/http/router';
@@ -99,6 +100,17 @@ export const routes: Route[] = [
     response: { status: 200, description: '{valid: true, definition, compact}' },
     handle: async ({ caller, body, query }) =>
       validateDraft(await deps(), caller, body, optionalInt(query.id, 'id')),
+  },
+  {
+    method: 'POST',
+    path: `${base}/draft-from-query`,
+    access: 'admin',
+    tag,
+    summary:
+      "A new view from a query: reads a sample of the query's rows (at most 50,000), says what each column is, suggests the date, value, count and categories, the parent links the rows support and the number of series, and drafts the definition (compact) for the choices given; nothing is stored",
+    body: 'draft-from-query',
+    handle: async ({ caller, body }) =>
+      draftFromQuery(sourceDeps(await getContainer()), caller, body as DraftFromQueryInput),
   },
   {
     method: 'POST',

@@ -4,6 +4,7 @@
  */
 import type { AlertDeps } from '../alerts/deliveries';
 import { type ConnectorDeps, openNamedSource, type ViewsUsingConnector } from '../connectors/service';
+import type { OpenNamedSource } from '../connectors/source-port';
 import { viewsUsingConnector } from '../dataviews/repository';
 import type { LoadJobDeps } from '../pipeline/load-job';
 import { type Logger, logger } from '../shared/logger';
@@ -38,8 +39,12 @@ export function connectorDeps(c: Container): ConnectorDeps & { viewsUsing: Views
   };
 }
 
+/** Reading a query's rows through a connector (a draft from a query): the sources a test installed, else the connectors. */
+export function sourceDeps(c: Container): { openSource: OpenNamedSource } {
+  return { openSource: c.sources ?? ((name: string) => openNamedSource(connectorDeps(c), name)) };
+}
+
 /** The load worker: the jobs' ports, and the sources a test or tool installed, else the service's connectors. */
 export function loadJobDeps(c: Container): LoadJobDeps {
-  const openSource = c.sources ?? ((name: string) => openNamedSource(connectorDeps(c), name));
-  return { db: c.db, queue: c.queue, clock: c.clock, config: c.config, openSource };
+  return { db: c.db, queue: c.queue, clock: c.clock, config: c.config, ...sourceDeps(c) };
 }

@@ -92,6 +92,7 @@ export const RESPONSES: Record<string, ResponseDoc> = {
   'GET /api/v1/dataviews/lite': { schema: list('data-view-lite') },
   'POST /api/v1/dataviews/preview-query': { schema: ref('preview-result') },
   'POST /api/v1/dataviews/validate': { schema: ref('definition-check') },
+  'POST /api/v1/dataviews/draft-from-query': { schema: ref('query-draft') },
   'GET /api/v1/dataviews/definition-schema': { schema: ref('definition-schema') },
   'GET /api/v1/dataviews/{id}': {
     media: { 'application/yaml': { type: 'string', description: 'The definition as YAML' } },
