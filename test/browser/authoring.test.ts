@@ -11,6 +11,9 @@ import { backendName } from '../support/db';
 import { type NpmStart, startNpmStart } from '../support/npm-start';
 import { hasChromium, launchChromium, shot, signIn } from './support';
 
+/** The service checks the text after a pause in typing: on a loaded machine its answer takes seconds. */
+const CHECKED = { timeout: 30_000 };
+
 const ADMIN = { email: 'admin@example.com', password: 'authoring-admin-pw' };
 
 describe.skipIf(!hasChromium)(
@@ -33,6 +36,9 @@ describe.skipIf(!hasChromium)(
       });
       return { status: r.status, body: (await r.json().catch(() => undefined)) as any };
     };
+
+    /** The errors underlined in the editor. */
+    const underline = () => page.locator('.cm-lintRange-error');
 
     /** The editor's line that holds `text` (CodeMirror renders only what is near the viewport). */
     const line = (text: string) => page.locator('.cm-line', { hasText: text }).first();
@@ -103,9 +109,9 @@ describe.skipIf(!hasChromium)(
       await expect.poll(() => line('maxMissingPct:').count()).toBe(1);
       await page.keyboard.type('101');
       // Out of its range (0-100): underlined as typed.
-      await expect.poll(() => page.locator('.cm-lintRange-error').first().innerText()).toBe('101');
+      await expect.poll(() => underline().first().innerText(), CHECKED).toBe('101');
       await page.getByRole('button', { name: 'Discard changes' }).click();
-      await expect.poll(() => page.locator('.cm-lintRange-error').count()).toBe(0);
+      await expect.poll(() => underline().count(), CHECKED).toBe(0);
     });
 
     it('underlines an invalid parameter as it is typed, before anything is saved', async () => {
@@ -114,12 +120,10 @@ describe.skipIf(!hasChromium)(
       await page.keyboard.press('Backspace');
       await page.keyboard.press('Backspace');
       await page.keyboard.type('-40');
-      const underline = page.locator('.cm-lintRange-error');
-      await underline.first().waitFor();
-      expect(await underline.first().innerText()).toBe('-40');
+      await expect.poll(() => underline().first().innerText(), CHECKED).toBe('-40');
       const errors = page.getByRole('list', { name: 'Definition errors' });
       await expect
-        .poll(() => errors.innerText())
+        .poll(() => errors.innerText(), CHECKED)
         .toMatch(/Line \d+\s+analysis\.detectors\[0\]\.params\.percentualChange must be greater than 0/);
       await shot(page, 'authoring-editor-invalid');
       // Nothing was saved: the service still holds 40.
@@ -130,9 +134,9 @@ describe.skipIf(!hasChromium)(
       await goTo('connector: demo_pgsql');
       await page.keyboard.press('End');
       await page.keyboard.type('_old');
-      await expect.poll(() => errors.innerText()).toMatch(/source\.connector .*demo_pgsql_old/);
+      await expect.poll(() => errors.innerText(), CHECKED).toMatch(/source\.connector .*demo_pgsql_old/);
       await page.getByRole('button', { name: 'Discard changes' }).click();
-      await expect.poll(() => page.locator('.cm-lintRange-error').count()).toBe(0);
+      await expect.poll(() => underline().count(), CHECKED).toBe(0);
     });
   },
 );
