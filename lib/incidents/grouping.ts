@@ -150,7 +150,7 @@ function counts(cardinality: MemberRecord, child: MemberRecord): boolean {
   );
 }
 
-function linked(a: MemberRecord, b: MemberRecord, opts: GroupingOptions): boolean {
+export function linked(a: MemberRecord, b: MemberRecord, opts: GroupingOptions): boolean {
   if (echoes(a, b) || echoes(b, a)) return true;
   if (a.result !== b.result) return false;
   if (counts(a, b) || counts(b, a)) return true;

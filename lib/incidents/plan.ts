@@ -10,6 +10,7 @@ import {
   groupRecords,
   headOf,
   inUnits,
+  linked,
   type MemberRecord,
   overlapDays,
   ownBaseline,
@@ -114,12 +115,16 @@ function conflicts(a: Int32Array, b: Int32Array): boolean {
 const BROAD_SPREAD = 3;
 
 /**
- * The members of a planned incident that its explanation shows to be another event, reached through a
- * chain of links (a city's spike during a chain-wide season: the city moved with both). A member is
- * another event when it lies outside every root cause (it fixes a category to another value than each
- * cause does), or, when the cause is the broad series itself (everything moved alike), when its relative
- * change is more than three times apart from the head's and it explains no material part of it. Records
- * of another measure leave with the records of their series they overlap. The head always stays.
+ * The members of a planned incident that its explanation shows to be other events, reached through a
+ * chain of links (a city's spike during a chain-wide season: the city's aggregate moved with both; a
+ * month-long record that overlaps a week-long event). Of the records that move like the head (its
+ * measure, its direction, in its units), a record of another series is another event when
+ *   - it lies outside every root cause (it fixes a category to another value than each cause does), or
+ *   - most of its window lies outside the head's (a month's rise is not the week's spike), or
+ *   - the cause is the broad series itself (everything moved alike) and its relative change is more than
+ *     three times apart from the head's while it explains less than a material part of it.
+ * Every other record (another measure, an echo of the other direction, a count of children) stays
+ * while it is linked to a record that stays. The head always stays.
  */
 export function splitOff(
   records: readonly MemberRecord[],
@@ -134,23 +139,37 @@ export function splitOff(
     const ratio = relativeChange(r) / hr;
     return (ratio > BROAD_SPREAD || ratio < 1 / BROAD_SPREAD) && !explains(r, h, opts.grouping.minExplained);
   };
-  const out = new Set<number>();
+  const stays = new Set<number>([plan.head]);
+  const others: number[] = [];
   for (const i of plan.members) {
+    if (i === plan.head) continue;
     const r = records[i];
-    if (i === plan.head || r.measure !== h.measure || !inUnits(r)) continue;
-    if (x.causes.every((c) => conflicts(c.codes, r.codes)) || apart(r)) out.add(i);
+    if (r.measure !== h.measure || r.result !== h.result || !inUnits(r)) {
+      others.push(i);
+      continue;
+    }
+    if (r.seriesId === h.seriesId) stays.add(i);
+    else if (x.causes.every((c) => conflicts(c.codes, r.codes))) continue;
+    else if (overlapDays(r, h) * 2 < r.endDay - r.startDay + 1) continue;
+    else if (apart(r)) continue;
+    else stays.add(i);
   }
-  if (out.size === 0) return [];
-  for (const i of plan.members) {
-    const r = records[i];
-    if (i === plan.head || out.has(i) || r.measure === h.measure) continue;
-    const leaves = [...out].some((o) => {
-      const m = records[o];
-      return m.seriesId === r.seriesId && overlapDays(m, r) > 0;
-    });
-    if (leaves) out.add(i);
+  // The rest stay while linked to a record that stays (one pass per newly kept record).
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const i of others) {
+      if (stays.has(i)) continue;
+      const r = records[i];
+      for (const j of stays)
+        if (linked(r, records[j], opts.grouping)) {
+          stays.add(i);
+          grew = true;
+          break;
+        }
+    }
   }
-  return plan.members.filter((i) => out.has(i));
+  return plan.members.filter((i) => !stays.has(i));
 }
 
 /**

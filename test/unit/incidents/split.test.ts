@@ -66,4 +66,17 @@ describe('splitting an incident by its explanation', () => {
     const inside = { broad: false, causes: [{ codes: Int32Array.from([1, 0, 0]) }] };
     expect(splitOff(records, plan, inside as never)).toEqual([]);
   });
+
+  it('splits off a month-long record that a week-long event overlaps, with what only it linked', () => {
+    // The season's week on the total, and a country's month-long rise (a level shift) that overlaps it
+    // and moved alike; a share record of a sibling channel echoes the month, the other way.
+    const week = rec([0, 0, 0], { rel: 0.35, startDay: 126, endDay: 130 });
+    const month = rec([1, 0, 0], { rel: 0.3, days: 30, startDay: 101, endDay: 130, predictedValue: 600 });
+    const monthWeb = rec([1, 0, 2], { rel: 0.6, days: 30, startDay: 101, endDay: 130, predictedValue: 500 });
+    const echo = rec([1, 0, 1], { rel: -0.2, days: 30, startDay: 101, endDay: 130, type: 'Mix' });
+    const all = [week, month, monthWeb, echo];
+    const [plan] = planIncidents(all);
+    expect(plan.members).toHaveLength(4);
+    expect(splitOff(all, plan, broadCause([0, 0, 0]) as never)).toEqual([1, 2, 3]);
+  });
 });
