@@ -12,7 +12,7 @@
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { toEpochDay } from '../lib/calendar/days';
+import { epochDayToYyyymmdd, toEpochDay } from '../lib/calendar/days';
 import { openSource } from '../lib/connectors/index';
 import type { JobRow } from '../lib/jobs/repository';
 import { runLoad } from '../lib/pipeline/load';
@@ -25,6 +25,8 @@ import { DETECTOR_TYPES, withDefaults } from '../lib/dataviews/definition/detect
 import { type DataViewRecord, type DataViewRow, toDataView } from '../lib/dataviews/views';
 import { runViewDetection } from '../lib/process-job/run';
 import { intArrayLiteral } from '../lib/dataset/ddl';
+import { type ChunkRow, packSeries } from '../lib/dataset/series-chunks';
+import { writeChunks } from '../lib/dataset/series-writer';
 import { logger } from '../lib/shared/logger';
 
 const argv = process.argv.slice(2);
@@ -113,19 +115,59 @@ async function createView(db: Database): Promise<DataViewRecord> {
       ${intArrayLiteral(map.map((x) => x.level))}::int[], ${intArrayLiteral(map.map((x) => x.parent ?? 0))}::int[],
       ${`{${map.map((x) => `"${x.key}"`).join(',')}}`}::text[]) AS u(id, c, r, p, level, parent, key)`);
   // Weekly profile, a yearly wave, 5 % noise, a spike or a drop on about one day in 1000 each, a missing day in 1000.
-  const start = new Date(toEpochDay('2022-01-01') * 86_400_000).toISOString().slice(0, 10);
-  await db.rows(
-    sql.raw(`INSERT INTO ${s}.data (series_id, day, value, cnt, filled)
-      SELECT x.series_id, to_char(x.d, 'YYYYMMDD')::int,
-        CASE WHEN x.u < 0.001 THEN 0 ELSE round(((50 + x.series_id % 97) * (ARRAY[1.0, 1.05, 1.05, 1.1, 1.2, 0.65, 0.45])[extract(isodow FROM x.d)::int]
-          * (1 + 0.1 * sin(extract(doy FROM x.d) / 58.0)) * (1 + 0.05 * (x.v - 0.5) * 3.4)
-          * CASE WHEN x.u > 0.999 THEN 2.0 WHEN x.u > 0.998 THEN 0.4 ELSE 1 END)::numeric, 2)::float8 END, 0, x.u < 0.001
-      FROM (SELECT m.series_id, d, random() AS u, random() AS v
-        FROM ${s}.cat_map m CROSS JOIN generate_series(date '${start}', date '${start}' + ${DAYS - 1}, interval '1 day') d) x`),
-  );
+  const day0 = toEpochDay('2022-01-01');
+  const weekday = [1.0, 1.05, 1.05, 1.1, 1.2, 0.65, 0.45]; // Monday first
+  const values = new Float64Array(DAYS);
+  const present = new Uint8Array(DAYS);
+  const perDay = new Int32Array(DAYS);
+  const totals: Array<[number, number, number]> = [];
+  let rows: ChunkRow[] = [];
+  for (const x of map) {
+    let total = 0;
+    let days = 0;
+    for (let t = 0; t < DAYS; t++) {
+      const u = Math.random();
+      const v = Math.random();
+      const date = new Date((day0 + t) * 86_400_000);
+      const doy = Math.floor((date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 0)) / 86_400_000);
+      present[t] = u < 0.001 ? 0 : 1;
+      values[t] =
+        u < 0.001
+          ? 0
+          : Math.round(
+              (50 + (x.id % 97)) *
+                weekday[(date.getUTCDay() + 6) % 7] *
+                (1 + 0.1 * Math.sin(doy / 58)) *
+                (1 + 0.05 * (v - 0.5) * 3.4) *
+                (u > 0.999 ? 2 : u > 0.998 ? 0.4 : 1) *
+                100,
+            ) / 100;
+      if (present[t]) {
+        total += values[t];
+        days++;
+        perDay[t]++;
+      }
+    }
+    totals.push([x.id, days, total]);
+    rows.push(...packSeries(x.id, day0, values, new Float64Array(DAYS), present));
+    if (rows.length >= 20_000) {
+      await writeChunks(db, schema, 'data', rows);
+      rows = [];
+    }
+  }
+  await writeChunks(db, schema, 'data', rows);
+  const ymd = (t: number) => epochDayToYyyymmdd(day0 + t);
   await db.rows(
     sql.raw(`INSERT INTO ${s}.all_series (series_id, first_day, last_day, days, total_value)
-      SELECT series_id, min(day), max(day), count(*) FILTER (WHERE NOT filled), sum(value) FROM ${s}.data GROUP BY series_id`),
+      SELECT u.id, ${ymd(0)}, ${ymd(DAYS - 1)}, u.days, u.total FROM unnest('${intArrayLiteral(totals.map((x) => x[0]))}'::int[],
+        '${intArrayLiteral(totals.map((x) => x[1]))}'::int[], '{${totals.map((x) => x[2]).join(',')}}'::float8[]) AS u(id, days, total)`),
+  );
+  await db.rows(
+    sql.raw(
+      `INSERT INTO ${s}.days (day, series) SELECT * FROM unnest('${intArrayLiteral(
+        Array.from({ length: DAYS }, (_, t) => ymd(t)),
+      )}'::int[], '${intArrayLiteral(perDay)}'::int[])`,
+    ),
   );
   await db.rows(sql.raw(`ANALYZE ${s}.data`));
   return toDataView(row);

@@ -4,7 +4,9 @@
  *   dict           the code of every category value seen: (category, code) ↔ value; codes never change
  *   cat_map        one row per series: its category values (`c_<name>`, NULL = all), their codes (0 = all),
  *                  level, parent series and series_key (the values as a JSON array, null = all)
- *   data           one row per series and day from the series' first day to the view's last day, gaps filled
+ *   data           the daily values of every series, packed: one row per series and chunk of 112 days
+ *                  with data (series-chunks.ts; gaps are filled as the series are read, series-store.ts)
+ *   days           per day with data, how many series have data that day
  *   all_series     per series: first and last day with data, days with data, totals, shares
  *   all_anomalies  detector output with significance; `measure` says which measure (value | count) it is on,
  *                  `incident_id` the incident it belongs to
@@ -26,6 +28,7 @@ export const DATASET_TABLES = [
   'dict',
   'cat_map',
   'data',
+  'days',
   'all_series',
   'all_anomalies',
   'incidents',
@@ -38,6 +41,7 @@ export const DATA_TABLES = [
   'int',
   'dict',
   'data',
+  'days',
   'cat_map',
   'all_series',
   'all_anomalies',
@@ -75,9 +79,17 @@ export function intColumnsDdl(shape: DatasetShape): string {
   return `day integer NOT NULL, ${codes}, value double precision NOT NULL, cnt double precision NOT NULL DEFAULT 0`;
 }
 
-/** Column list of `data` (its primary key is added separately, after a bulk build). */
+/**
+ * Column list of `data`, one row per series and chunk (lib/dataset/series-chunks.ts); its primary key
+ * (series_id, chunk) is added separately (after a bulk build on PostgreSQL).
+ */
 export const DATA_COLUMNS_DDL =
-  'series_id integer NOT NULL, day integer NOT NULL, value double precision NOT NULL, cnt double precision NOT NULL DEFAULT 0, filled boolean NOT NULL DEFAULT false';
+  'series_id integer NOT NULL, chunk integer NOT NULL, present bytea NOT NULL, value bytea NOT NULL, cnt bytea, days smallint NOT NULL, first_offset smallint NOT NULL, last_offset smallint NOT NULL, sum_value double precision NOT NULL, sum_cnt double precision NOT NULL';
+
+/** Columns and primary key (named `<table>_pkey`) of `days`. */
+export function daysColumnsDdl(table: string): string {
+  return `day integer NOT NULL, series integer NOT NULL, CONSTRAINT ${ident(`${table}_pkey`)} PRIMARY KEY (day)`;
+}
 
 /**
  * Columns and constraints of `cat_map`; the constraints are named after `table` as PostgreSQL names them
@@ -128,7 +140,8 @@ export async function createDataset(db: Database, schema: string, shape: Dataset
     `CREATE INDEX int_day ON ${s}."int" (day)`,
     `CREATE TABLE ${s}.dict (category text NOT NULL, code integer NOT NULL CHECK (code > 0), value text NOT NULL, PRIMARY KEY (category, code), UNIQUE (category, value))`,
     `CREATE TABLE ${s}.cat_map (${catMapColumnsDdl(shape, 'cat_map')})`,
-    `CREATE TABLE ${s}.data (${DATA_COLUMNS_DDL}, CONSTRAINT data_pkey PRIMARY KEY (series_id, day))`,
+    `CREATE TABLE ${s}.data (${DATA_COLUMNS_DDL}, CONSTRAINT data_pkey PRIMARY KEY (series_id, chunk))`,
+    `CREATE TABLE ${s}.days (${daysColumnsDdl('days')})`,
     `CREATE TABLE ${s}.all_series (${allSeriesColumnsDdl('all_series')})`,
     `CREATE TABLE ${s}.all_anomalies (id serial PRIMARY KEY, series_id integer NOT NULL, measure text NOT NULL DEFAULT 'value', type text NOT NULL, detector_index smallint NOT NULL DEFAULT 0, start_date date NOT NULL, end_date date NOT NULL, duration integer NOT NULL, actual_value double precision, predicted_value double precision, change double precision, change_pct double precision, change_cum double precision, share_pct double precision, recurrence integer NOT NULL DEFAULT 0, result text NOT NULL CHECK (result IN ('Positive', 'Negative')), sin double precision, sim double precision, created_at timestamptz NOT NULL DEFAULT now(), incident_id integer)`,
     INCIDENTS_DDL(s),

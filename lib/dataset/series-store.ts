@@ -1,23 +1,25 @@
 /**
- * The one reader of a view's series data (the `data` table): every module that needs a series' daily
- * values (detection and its baselines, the explorer and the detector preview, incidents) reads them here,
- * as columnar blocks over a window of days, so that the storage behind it can change in one place.
+ * The one reader of a view's series data (`data`, stored as chunks: series-chunks.ts): every module that
+ * needs a series' daily values (detection and its baselines, the explorer and the detector preview,
+ * incidents) reads them here, as columnar blocks over a window of days.
  *
  * readSeries(db, source, ids, window, measures): one block per measure; row r holds the days
- * window.dayIndex0 .. + window.days - 1 of series ids[r] (epoch days), present = 1 on a day with source
- * rows, 0 on a gap-filled day or outside the series' range (where the value is 0). seriesPerDay counts
- * the series with data per day; countVaries tells whether a series' count measure varies.
+ * window.dayIndex0 … + window.days - 1 (epoch days) of series ids[r]: present = 1 on a day with source
+ * rows; a day without them between the series' first day with data and the view's last day is filled as
+ * the view says (gap-fill.ts) and stays present = 0; other days are 0. seriesPerDay counts the series
+ * with data per day; countVaries tells whether a series' count measure varies.
  */
 import { sql } from 'drizzle-orm';
 import { epochDayToYyyymmdd, yyyymmddToEpochDay } from '../calendar/days';
-import { ident, intArrayLiteral } from './ddl';
 import type { Database } from '../db/database';
+import { ident, intArrayLiteral } from './ddl';
+import { fillRow, type GapFill, type KnownDay } from './gap-fill';
+import { CHUNK_DAYS, chunkOf, chunkStart, unpackChunk } from './series-chunks';
+
+export type { GapFill } from './gap-fill';
 
 /** The measures of a series: the source's value column and its count column (`source.countColumn`). */
 export type SeriesMeasure = 'value' | 'count';
-
-/** How days without data are filled (`analysis.fillGapMethod`). */
-export type GapFill = 'zero' | 'linear' | 'previous';
 
 /** Where a view's series are: its dataset schema, and how its gaps are filled. */
 export interface SeriesSource {
@@ -47,9 +49,9 @@ export interface SeriesBlock {
   values: Float64Array;
   present: Uint8Array;
   /**
-   * Per row, with the value measure: Σ value / Σ count over the series' days with data when its
-   * count varies from day to day (the events the amounts come from), else 0 (the values are the
-   * events). See SeriesInput.valuePerEvent.
+   * Per row, with the value measure: Σ value / Σ count over the series' days with data in the window
+   * when its count varies from day to day (the events the amounts come from), else 0 (the values are
+   * the events). See SeriesInput.valuePerEvent.
    */
   valuePerEvent?: Float64Array;
 }
@@ -63,35 +65,59 @@ export function rowPresent(block: SeriesBlock, r: number): Uint8Array {
   return block.present.subarray(r * block.days, (r + 1) * block.days);
 }
 
-/** YYYYMMDD → day index in the view, as a flat lookup over the view's YYYYMMDD span. */
-function dayIndexTable(dayIndex0: number, days: number): { base: number; index: Int32Array } {
-  const base = epochDayToYyyymmdd(dayIndex0);
-  const top = days > 0 ? epochDayToYyyymmdd(dayIndex0 + days - 1) : base;
-  const index = new Int32Array(top - base + 1).fill(-1);
-  for (let t = 0; t < days; t++) index[epochDayToYyyymmdd(dayIndex0 + t) - base] = t;
-  return { base, index };
+/** Series per read statement on the embedded PGlite (a few hundred rows: a few ms). */
+export const PGLITE_READ_SERIES = 40;
+
+/** The first and last epoch day with data of the view (null when nothing is loaded). */
+export async function viewDays(db: Database, source: SeriesSource): Promise<DayWindow | null> {
+  const [r] = await db.rows<{ lo: number | null; hi: number | null }>(
+    sql.raw(`SELECT min(day) AS lo, max(day) AS hi FROM ${ident(source.schema)}.days`),
+  );
+  if (r?.lo === null || r?.lo === undefined || r.hi === null) return null;
+  const lo = yyyymmddToEpochDay(Number(r.lo));
+  return { dayIndex0: lo, days: yyyymmddToEpochDay(Number(r.hi)) - lo + 1 };
 }
 
-/** Series per read statement on the embedded PGlite (about 11k data rows of a 3-year view: a few ms). */
-export const PGLITE_READ_SERIES = 10;
+type ChunkRecord = {
+  series_id: number;
+  chunk: number;
+  present: Uint8Array;
+  value: Uint8Array;
+  cnt: Uint8Array | null;
+};
 
-/** Value per event of a series whose count varies over its days with data (NULL otherwise). */
-const PER_EVENT = `CASE WHEN min(cnt) FILTER (WHERE NOT filled) < max(cnt) FILTER (WHERE NOT filled)
-  THEN sum(value) FILTER (WHERE NOT filled) / NULLIF(sum(cnt) FILTER (WHERE NOT filled), 0) END::float8`;
+const CHUNK_COLUMNS = 'series_id, chunk, present, value, cnt';
+
+/** Runs `query` over `ids` in one statement (PostgreSQL) or in statements of PGLITE_READ_SERIES ids. */
+async function perIds<T>(
+  db: Database,
+  ids: readonly number[],
+  query: (part: readonly number[]) => ReturnType<typeof sql>,
+): Promise<T[]> {
+  if (db.kind !== 'pglite') return db.rows<T>(query(ids));
+  // The embedded database runs one statement at a time for every connection: statements of a few
+  // series each let status and other requests in between.
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += PGLITE_READ_SERIES)
+    for (const row of await db.rows<T>(query(ids.slice(i, i + PGLITE_READ_SERIES)))) out.push(row);
+  return out;
+}
 
 export interface ReadSeriesOptions {
   /**
-   * Read only the window's days (an index range scan) instead of every day of each series. Then each
-   * series' value per event is that of the window's days. For short windows of many series (the
-   * contributions of a change): a 30-day window of a 3-year view reads a tenth of the rows.
+   * Read only the chunks of the window's days (and a known day on either side for the gaps at its edges)
+   * instead of every chunk of each series. Then each series' value per event is that of the window's
+   * days. For short windows of many series (the contributions of a change): a 30-day window of a 3-year
+   * view reads one or two chunks of ten.
    */
   windowOnly?: boolean;
 }
 
 /**
  * Reads series `ids` (distinct) of `source` over `window` for each of `measures` (distinct), one block per
- * measure in that order; the rows are scanned once however many measures are read. Ids without data stay
- * 0 and not present. The value block carries each series' value per event.
+ * measure in that order; each series' chunks are read once however many measures are read. Ids without
+ * data stay 0 and not present. The value block carries each series' value per event (over all its days,
+ * or the window's with `windowOnly`).
  */
 export async function readSeries(
   db: Database,
@@ -101,104 +127,153 @@ export async function readSeries(
   measures: readonly SeriesMeasure[],
   opts: ReadSeriesOptions = {},
 ): Promise<SeriesBlock[]> {
-  const { dayIndex0, days } = window;
-  const schema = source.schema;
-  const columns = measures.map((m) => (m === 'count' ? 'cnt' : 'value'));
-  if (columns.length === 0 || new Set(columns).size !== columns.length)
+  if (measures.length === 0 || new Set(measures).size !== measures.length)
     throw new Error(`readSeries: measures must be distinct and not empty (${measures.join(', ')})`);
+  const { dayIndex0, days } = window;
   const rowOf = new Map<number, number>();
   for (let r = 0; r < ids.length; r++) rowOf.set(ids[r], r);
-  const blocks: SeriesBlock[] = columns.map((column) => ({
+  const blocks: SeriesBlock[] = measures.map((m) => ({
     dayIndex0,
     days,
     ids: [...ids],
     rowOf,
     values: new Float64Array(ids.length * days),
     present: new Uint8Array(ids.length * days),
-    ...(column === 'value' ? { valuePerEvent: new Float64Array(ids.length) } : {}),
+    ...(m === 'value' && ids.length > 0 && days > 0 ? { valuePerEvent: new Float64Array(ids.length) } : {}),
   }));
-  if (ids.length === 0 || days === 0) {
-    for (const b of blocks) delete b.valuePerEvent;
-    return blocks;
+  if (ids.length === 0 || days === 0) return blocks;
+  const range = await viewDays(db, source);
+  if (range === null) return blocks;
+  const s = ident(source.schema);
+  const lastDay = range.dayIndex0 + range.days - 1;
+  // The chunks of the window (every chunk of the view unless windowOnly), and one known day on either
+  // side of them for the gaps at their edges.
+  const c0 = opts.windowOnly ? chunkOf(dayIndex0) : Math.min(chunkOf(dayIndex0), chunkOf(range.dayIndex0));
+  const c1 = opts.windowOnly
+    ? chunkOf(dayIndex0 + days - 1)
+    : Math.max(chunkOf(dayIndex0 + days - 1), chunkOf(lastDay));
+  const rows = await perIds<ChunkRecord>(
+    db,
+    ids,
+    (part) => sql`SELECT ${sql.raw(CHUNK_COLUMNS)} FROM ${sql.raw(`${s}.data`)}
+      WHERE series_id = ANY(${intArrayLiteral(part)}::int[]) AND chunk BETWEEN ${c0} AND ${c1}`,
+  );
+  const neighbour = (before: boolean) =>
+    perIds<ChunkRecord>(
+      db,
+      ids,
+      (part) => sql`SELECT ${sql.raw(CHUNK_COLUMNS.replace(/(\w+)/g, 'x.$1'))}
+        FROM unnest(${intArrayLiteral(part)}::int[]) AS i(id) CROSS JOIN LATERAL (
+          SELECT ${sql.raw(CHUNK_COLUMNS)} FROM ${sql.raw(`${s}.data`)} d WHERE d.series_id = i.id
+            AND d.chunk ${sql.raw(before ? '<' : '>')} ${before ? c0 : c1}
+          ORDER BY d.chunk ${sql.raw(before ? 'DESC' : 'ASC')} LIMIT 1) x`,
+    );
+  const [earlier, later] = await Promise.all([
+    chunkStart(c0) > range.dayIndex0 ? neighbour(true) : Promise.resolve([]),
+    source.fill === 'linear' && chunkStart(c1 + 1) - 1 < lastDay ? neighbour(false) : Promise.resolve([]),
+  ]);
+  // Each series' chunks unpacked into a span of whole chunks around the window, then filled and cut.
+  const base = chunkStart(c0);
+  const span = (c1 - c0 + 1) * CHUNK_DAYS;
+  const cut = dayIndex0 - base;
+  const wantCount = measures.includes('count');
+  const values = new Float64Array(span);
+  const cnts = new Float64Array(span);
+  const present = new Uint8Array(span);
+  const byId = groupBy(rows);
+  const before = knownDays(earlier, true, base);
+  const after = knownDays(later, false, base);
+  const end = lastDay - base + 1;
+  const mValue = measures.indexOf('value');
+  const mCount = measures.indexOf('count');
+  for (let r = 0; r < ids.length; r++) {
+    const chunks = byId.get(ids[r]);
+    const prior = before.get(ids[r]);
+    if (!chunks && !prior) continue;
+    values.fill(0);
+    cnts.fill(0);
+    present.fill(0);
+    for (const c of chunks ?? [])
+      unpackChunk(
+        c.present,
+        c.value,
+        c.cnt,
+        chunkStart(Number(c.chunk)) - base,
+        span,
+        0,
+        values,
+        cnts,
+        present,
+      );
+    const perEvent = opts.windowOnly
+      ? valuePerEvent(values, cnts, present, cut, days)
+      : valuePerEvent(values, cnts, present, 0, span);
+    fillRow(source.fill, values, wantCount ? cnts : null, present, 0, span, end, prior, after.get(ids[r]));
+    const off = r * days;
+    if (mValue >= 0) {
+      blocks[mValue].values.set(values.subarray(cut, cut + days), off);
+      (blocks[mValue].valuePerEvent as Float64Array)[r] = perEvent;
+    }
+    if (mCount >= 0) blocks[mCount].values.set(cnts.subarray(cut, cut + days), off);
+    for (const b of blocks) b.present.set(present.subarray(cut, cut + days), off);
   }
-  const packed = columns.map((c) => `float8send(${c === 'cnt' ? 'cnt' : 'value'})`).join(' || ');
-  const wantPerEvent = columns.includes('value');
-  const dayRange = opts.windowOnly
-    ? ` AND day BETWEEN ${epochDayToYyyymmdd(dayIndex0)} AND ${epochDayToYyyymmdd(dayIndex0 + days - 1)}`
-    : '';
-  // Statements of about the same number of rows as PGLITE_READ_SERIES whole 3-year series.
-  const perStatement = opts.windowOnly
-    ? Math.max(PGLITE_READ_SERIES, Math.floor((PGLITE_READ_SERIES * 1100) / Math.max(1, days)))
-    : PGLITE_READ_SERIES;
-  const query = (part: readonly number[]) =>
-    sql`SELECT series_id, string_agg(int4send(CASE WHEN filled THEN -day ELSE day END) || ${sql.raw(packed)}, ''::bytea) AS b,
-        ${sql.raw(wantPerEvent ? PER_EVENT : 'NULL::float8')} AS per_event
-        FROM ${sql.raw(`${ident(schema)}.data`)} WHERE series_id = ANY(${intArrayLiteral(part)}::int[])${sql.raw(dayRange)} GROUP BY series_id`;
-  type Row = { series_id: number; b: Uint8Array; per_event: number | string | null };
-  let rows: Row[];
-  if (db.kind === 'pglite') {
-    // The embedded database runs one statement at a time for every connection: a shard read as one
-    // statement (seconds) held a status call for as long. Statements of PGLITE_READ_SERIES series each
-    // let other requests in between.
-    rows = [];
-    for (let i = 0; i < ids.length; i += perStatement)
-      for (const row of await db.rows<Row>(query(ids.slice(i, i + perStatement)))) rows.push(row);
-  } else {
-    // Enough memory for a hash aggregate: about 2x faster than sorting the shard's rows (docs/performance.md).
-    rows = await db.tx(async (tx) => {
-      await tx.rows(sql.raw(`SET LOCAL work_mem = '256MB'`));
-      return tx.rows<Row>(query(ids));
-    });
-  }
-  const { base, index } = dayIndexTable(dayIndex0, days);
-  const stride = 4 + 8 * columns.length;
-  const perEvent = blocks.find((b) => b.valuePerEvent !== undefined)?.valuePerEvent;
-  const values = blocks.map((b) => b.values);
-  const present = blocks[0].present;
-  for (const row of rows) {
-    const r = rowOf.get(Number(row.series_id));
-    if (r === undefined || row.b === null) continue;
-    if (perEvent !== undefined && row.per_event !== null) perEvent[r] = Number(row.per_event);
-    const bytes = row.b;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    decodeRow(view, stride, r * days, values, present, base, index);
-  }
-  // Presence is the rows', the same for every column.
-  for (let c = 1; c < blocks.length; c++) blocks[c].present.set(present);
   return blocks;
 }
 
-/**
- * Places one series' packed (day, value of each column) records at row offset `off`; days outside
- * the view are skipped. One or two columns (value, count): a small function of its own is optimised
- * early, the first shard of a worker included.
- */
-function decodeRow(
-  view: DataView,
-  stride: number,
-  off: number,
-  values: Float64Array[],
-  present: Uint8Array,
-  base: number,
-  index: Int32Array,
-): void {
-  const columns = values.length;
-  const v0 = values[0];
-  const v1 = columns > 1 ? values[1] : v0;
-  const top = index.length;
-  const length = view.byteLength;
-  for (let p = 0; p + stride <= length; p += stride) {
-    const raw = view.getInt32(p, false);
-    const k = (raw < 0 ? -raw : raw) - base;
-    if (k < 0 || k >= top) continue; // outside the view's days
-    const t = index[k];
-    if (t < 0) continue;
-    const i = off + t;
-    v0[i] = view.getFloat64(p + 4, false);
-    if (columns > 1) v1[i] = view.getFloat64(p + 12, false);
-    for (let c = 2; c < columns; c++) values[c][i] = view.getFloat64(p + 4 + 8 * c, false);
-    present[i] = raw < 0 ? 0 : 1;
+function groupBy(rows: ChunkRecord[]): Map<number, ChunkRecord[]> {
+  const out = new Map<number, ChunkRecord[]>();
+  for (const row of rows) {
+    const id = Number(row.series_id);
+    const list = out.get(id);
+    if (list) list.push(row);
+    else out.set(id, [row]);
   }
+  return out;
+}
+
+/** The last (or first) day with data of each series' neighbouring chunk, as an offset from `base`. */
+function knownDays(rows: ChunkRecord[], last: boolean, base: number): Map<number, KnownDay> {
+  const out = new Map<number, KnownDay>();
+  const values = new Float64Array(CHUNK_DAYS);
+  const cnts = new Float64Array(CHUNK_DAYS);
+  const present = new Uint8Array(CHUNK_DAYS);
+  for (const row of rows) {
+    values.fill(0);
+    cnts.fill(0);
+    present.fill(0);
+    unpackChunk(row.present, row.value, row.cnt, 0, CHUNK_DAYS, 0, values, cnts, present);
+    const t = last ? present.lastIndexOf(1) : present.indexOf(1);
+    if (t < 0) continue;
+    out.set(Number(row.series_id), {
+      t: chunkStart(Number(row.chunk)) + t - base,
+      value: values[t],
+      cnt: cnts[t],
+    });
+  }
+  return out;
+}
+
+/** Σ value / Σ count over the days with data of [from, from + days) when the count varies there, else 0. */
+function valuePerEvent(
+  values: Float64Array,
+  cnts: Float64Array,
+  present: Uint8Array,
+  from: number,
+  days: number,
+): number {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let v = 0;
+  let c = 0;
+  for (let t = from; t < from + days; t++) {
+    if (present[t] === 0) continue;
+    const n = cnts[t];
+    if (n < min) min = n;
+    if (n > max) max = n;
+    v += values[t];
+    c += n;
+  }
+  return min < max && c !== 0 ? v / c : 0;
 }
 
 /**
@@ -216,8 +291,8 @@ export async function seriesPerDay(
   const first = Math.max(0, from);
   if (first >= days) return out;
   const rows = await db.rows<{ day: number; n: number }>(
-    sql.raw(`SELECT day, count(*)::int AS n FROM ${ident(source.schema)}.data
-      WHERE NOT filled AND day >= ${epochDayToYyyymmdd(dayIndex0 + first)} GROUP BY day`),
+    sql.raw(`SELECT day, series AS n FROM ${ident(source.schema)}.days
+      WHERE day >= ${epochDayToYyyymmdd(dayIndex0 + first)}`),
   );
   for (const r of rows) {
     const t = yyyymmddToEpochDay(Number(r.day)) - dayIndex0;
@@ -227,19 +302,32 @@ export async function seriesPerDay(
 }
 
 /**
- * Whether the count measure varies over the days with data of series `seriesId` (of every series when
- * null). A count that is the same every day (no count column: 0) has nothing to say.
+ * Whether the count measure varies over the days with data of series `seriesId` (false for none). A
+ * count that is the same every day (no count column: 0) has nothing to say.
  */
 export async function countVaries(
   db: Database,
   source: SeriesSource,
   seriesId: number | null,
 ): Promise<boolean> {
-  const d = `${ident(source.schema)}.data`;
-  const where = seriesId === null ? 'NOT filled' : `series_id = ${Math.trunc(seriesId)} AND NOT filled`;
-  const [r] = await db.rows<{ v: boolean }>(
-    sql.raw(`SELECT EXISTS (SELECT 1 FROM (SELECT cnt, lag(cnt) OVER (PARTITION BY series_id ORDER BY day) AS prev
-      FROM ${d} WHERE ${where}) x WHERE x.cnt <> x.prev) AS v`),
+  if (seriesId === null) return false;
+  const rows = await db.rows<ChunkRecord>(
+    sql`SELECT ${sql.raw(CHUNK_COLUMNS)} FROM ${sql.raw(`${ident(source.schema)}.data`)}
+      WHERE series_id = ${Math.trunc(seriesId)} ORDER BY chunk`,
   );
-  return r?.v === true;
+  let seen: number | undefined;
+  const values = new Float64Array(CHUNK_DAYS);
+  const cnts = new Float64Array(CHUNK_DAYS);
+  const present = new Uint8Array(CHUNK_DAYS);
+  for (const row of rows) {
+    if (row.cnt === null) return false;
+    present.fill(0);
+    unpackChunk(row.present, row.value, row.cnt, 0, CHUNK_DAYS, 0, values, cnts, present);
+    for (let t = 0; t < CHUNK_DAYS; t++) {
+      if (present[t] === 0) continue;
+      if (seen === undefined) seen = cnts[t];
+      else if (cnts[t] !== seen) return true;
+    }
+  }
+  return false;
 }

@@ -119,7 +119,7 @@ export function summarizeDataset(
     series: series ?? 0,
     anomalies: anomalies ?? 0,
     rows: num(l.rows),
-    dataRows: num(l.dataRows) ?? estimates?.data ?? null,
+    dataRows: num(l.dataRows),
     loadedAt: iso(load?.finishedAt),
     analysedAt: iso(process?.finishedAt),
     source: fromJobs

@@ -1,20 +1,23 @@
 /**
  * The load job: stream the source query in batches, check every row against the source query rules,
- * stage the coded rows, then replace `int` (full: everything; incremental: the days from the batch's
- * minimum day; custom load: the days the batch holds) and rebuild the series. The new int, cat_map, data
- * and all_series are built into tables of their own and swapped in by one short transaction (with the
- * new dictionary entries): a failure anywhere before that commit leaves the previous data untouched, and
- * readers see the old tables or the new ones, never a half-built view.
- * On PostgreSQL the build runs in one transaction (other sessions run beside it); on the embedded PGlite,
- * where one transaction holds every other connection, it runs as short statements of their own
- * (lib/pipeline/build-series.ts), so that status and the other queries answer between them.
+ * stage the coded rows and sum them per leaf and day in memory as they come (leaf-cube.ts), then replace
+ * `int` (full: everything; incremental: the days from the batch's minimum day; custom load: the days the
+ * batch holds) and rebuild the series of the chunks of days it touches, keeping the stored chunks of
+ * the others (build-series.ts). The new int, cat_map, data, days and all_series are built into tables of
+ * their own and swapped in by one short transaction (with the new dictionary entries): a failure
+ * anywhere before that commit leaves the previous data untouched, and readers see the old tables or the
+ * new ones, never a half-built view. On the embedded PGlite, where one statement holds every other
+ * connection, the build's statements are kept short so that status and the other queries answer
+ * between them.
  * Two loads of one view never run together: one load job per view is pending or running (the unique
  * index jobs_one_active_load), an attempt owns it by its lease, and the swap checks that the job still
  * runs this attempt (a build of an attempt that lost its lease is thrown away); each attempt builds
  * into tables named after it, and a load starts by dropping what earlier attempts left.
  */
 import { sql } from 'drizzle-orm';
+import { epochDayToYyyymmdd, yyyymmddToEpochDay } from '../calendar/days';
 import { codeColumn, dropBuildTables, ident, intColumnsDdl } from '../dataset/ddl';
+import { CHUNK_DAYS, chunkOf, chunkStart } from '../dataset/series-chunks';
 import type { Database } from '../db/database';
 import type { DataViewDefinition } from '../dataviews/definition/types';
 import { readDeployedView } from '../dataviews/scope';
@@ -24,15 +27,11 @@ import { dayToDate } from '../dataset/summary';
 import { type JobRow, mergeJobDetail } from '../jobs/repository';
 import { ConflictError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import {
-  type BuildStats,
-  buildSeries,
-  buildTable,
-  CHUNK_TARGET_MS,
-  CHUNKED_STATISTICS_TARGET,
-  dropBuild,
-  swapSeries,
-} from './build-series';
+import { BuildRunner, CHUNK_TARGET_MS } from './build-runner';
+import { buildSeries, buildTable, dropBuild, swapSeries } from './build-series';
+import type { Kept } from './build-sql';
+import { readCodedRows } from './int-rows';
+import { LeafCube } from './leaf-cube';
 import { type ColumnMap, codeBatch, resolveColumns, type RowShape, tallyDays } from './rows';
 import type { OpenSource } from './source';
 import {
@@ -59,11 +58,11 @@ export interface LoadDeps {
    */
   progressEveryMs?: number;
   /**
-   * Build the series in the load's one transaction (default on PostgreSQL) or in short statements of
-   * their own (default on PGlite); tests run both ways.
+   * Keep every statement of the build short (default on PGlite, where a statement holds every other
+   * connection); tests run both ways.
    */
-  buildInOneTransaction?: boolean;
-  /** A build in statements of their own: fixed rows per statement instead of sizing by time (tests). */
+  buildChunked?: boolean;
+  /** A chunked build: fixed rows (series, days) per statement instead of sizing by time (tests). */
   buildChunkRows?: number;
   /** Called at the start of each build step and before the swap (tests observe the build with it). */
   onBuildStep?: (step: string) => Promise<void> | void;
@@ -151,7 +150,9 @@ export interface LoadResult {
   buildMs: number;
   /** Milliseconds of each step of the build. */
   buildSteps: Record<string, number>;
-  /** A build in statements of their own (PGlite): how many, the longest (ms) and its step, how many took 100 ms or more. */
+  /** Chunk rows of data written (series × chunks of 112 days with data). */
+  chunkRows: number;
+  /** The build's statements: how many, the longest (ms) and its step, how many took 100 ms or more. */
   buildStatements?: number;
   longestStatementMs?: number;
   longestStatementStep?: string;
@@ -167,7 +168,7 @@ async function stageRows(
   dict: Dictionary,
   signal: AbortSignal,
   progress: (rows: number) => Promise<void> | undefined,
-  wantLeaves: boolean,
+  cube: LeafCube,
 ): Promise<Staged> {
   const shape: RowShape = {
     dateColumn: def.source.dateColumn,
@@ -181,8 +182,6 @@ async function stageRows(
   let rows = 0;
   let minDay: number | null = null;
   const dayRows = new Map<number, number>();
-  // The distinct code combinations (a chunked build of a full load takes them from here).
-  const leaves = wantLeaves ? new Map<string, number[]>() : undefined;
   const source = await deps.openSource(def.source.connector);
   const stager = stageWriter(deps.db, schema, dataset, (b) =>
     appendInParts(deps.db, schema, dataset, b, appendRows),
@@ -197,7 +196,8 @@ async function stageRows(
       codeBatch(batch, map, shape, dict, coded, rows, query.name);
       rows += batch.length;
       minDay = tallyDays(coded.days, dayRows, minDay);
-      if (leaves) collectLeaves(coded.codes, leaves);
+      // Summed per leaf and day as it comes: the series build needs no second pass over the rows.
+      if (!cube.add(coded)) throw new Error('the load does not fit in one worker'); // no bound set yet
       await inFlight;
       const read = rows;
       const staging = stager.append(coded);
@@ -220,22 +220,7 @@ async function stageRows(
     minDay,
     days: new Set(dayRows.keys()),
     dayRows,
-    leaves: leaves ? [...leaves.values()] : undefined,
   };
-}
-
-/** Adds the code combinations of a coded batch (columns of codes) to `into`. */
-function collectLeaves(codes: number[][], into: Map<string, number[]>): void {
-  const n = codes[0]?.length ?? 0;
-  for (let i = 0; i < n; i++) {
-    let key = '';
-    for (const c of codes) key += `${c[i]},`;
-    if (!into.has(key))
-      into.set(
-        key,
-        codes.map((c) => c[i]),
-      );
-  }
 }
 
 interface Staged {
@@ -244,8 +229,6 @@ interface Staged {
   days: Set<number>;
   /** Rows staged per day. */
   dayRows: Map<number, number>;
-  /** The distinct code combinations staged, when asked for. */
-  leaves?: number[][];
 }
 
 /**
@@ -274,8 +257,11 @@ async function appendInParts(
   }
 }
 
-/** Replaces `int` with the staged rows as the mode says (inside the transaction). */
-async function replaceInt(
+/**
+ * Inside the swap's transaction on PostgreSQL: the replaced days of `int` deleted and the staged rows
+ * inserted (incremental and custom loads; a full load's staging table becomes `int` by a rename).
+ */
+async function replaceIntDays(
   db: Database,
   schema: string,
   mode: ReplaceMode,
@@ -284,18 +270,11 @@ async function replaceInt(
 ): Promise<void> {
   const s = ident(schema);
   const stage = `${s}.${STAGE_TABLE}`;
-  if (mode === 'full') {
-    // The staging table becomes int: no copy of the rows.
-    await db.rows(sql.raw(`DROP TABLE ${s}."int"`));
-    await db.rows(sql.raw(`ALTER TABLE ${stage} RENAME TO "int"`));
-    await db.rows(sql.raw(`CREATE INDEX int_day ON ${s}."int" (day)`));
-  } else if (rows > 0) {
-    const where =
-      mode === 'incremental' ? `day >= ${Number(minDay)}` : `day IN (SELECT DISTINCT day FROM ${stage})`;
-    await db.rows(sql.raw(`DELETE FROM ${s}."int" WHERE ${where}`));
-    await db.rows(sql.raw(`INSERT INTO ${s}."int" SELECT * FROM ${stage}`));
-  }
-  await db.rows(sql.raw(`ANALYZE ${s}."int"`));
+  if (rows === 0) return;
+  const where =
+    mode === 'incremental' ? `day >= ${Number(minDay)}` : `day IN (SELECT DISTINCT day FROM ${stage})`;
+  await db.rows(sql.raw(`DELETE FROM ${s}."int" WHERE ${where}`));
+  await db.rows(sql.raw(`INSERT INTO ${s}."int" SELECT * FROM ${stage}`));
 }
 
 /**
@@ -336,6 +315,33 @@ async function refuseDataLoss(
   }
 }
 
+/**
+ * Which stored chunks a load keeps, and the days of `int` it must read back: the days of the chunks it
+ * rebuilds that it does not replace (their rows are summed with the staged ones).
+ */
+export function rebuildPlan(
+  mode: ReplaceMode,
+  staged: Pick<Staged, 'rows' | 'minDay' | 'days'>,
+): { kept: Kept; reread: number[]; rebuilt: number[] } {
+  const stagedChunks = [...new Set([...staged.days].map((d) => chunkOf(yyyymmddToEpochDay(d))))].sort(
+    (a, b) => a - b,
+  );
+  if (mode === 'full') return { kept: { kind: 'none' }, reread: [], rebuilt: stagedChunks };
+  if (staged.rows === 0) return { kept: { kind: 'except', chunks: [] }, reread: [], rebuilt: [] };
+  const calendar = (from: number, to: number) =>
+    Array.from({ length: Math.max(0, to - from) }, (_, i) => epochDayToYyyymmdd(from + i));
+  if (mode === 'incremental') {
+    const min = yyyymmddToEpochDay(Number(staged.minDay));
+    const first = chunkOf(min);
+    const rebuilt = [...new Set([first, ...stagedChunks])].sort((a, b) => a - b);
+    return { kept: { kind: 'before', chunk: first }, reread: calendar(chunkStart(first), min), rebuilt };
+  }
+  const reread = stagedChunks
+    .flatMap((c) => calendar(chunkStart(c), chunkStart(c) + CHUNK_DAYS))
+    .filter((d) => !staged.days.has(d));
+  return { kept: { kind: 'except', chunks: stagedChunks }, reread, rebuilt: stagedChunks };
+}
+
 /** Runs a Load or CustomLoad job to its committed end; throws (and changes nothing) otherwise. */
 export async function runLoad(
   deps: LoadDeps,
@@ -350,6 +356,7 @@ export async function runLoad(
     throw new ConflictError(`Data view ${view.domain}/${view.name} has no custom load query.`);
   const mode: ReplaceMode = custom ? 'days' : def.source.loadMode;
   const schema = view.schema;
+  const s = ident(schema);
   const dataset = { categories: def.categories };
   const dict = new Dictionary(
     def.categories.map((c) => c.name),
@@ -365,17 +372,17 @@ export async function runLoad(
     const total = Math.max(rows, expected ?? 0);
     return writeProgress(deps, job.id, { done: rows, total, unit: 'rows', phase: 'reading' });
   };
-  const oneTx = deps.buildInOneTransaction ?? deps.db.kind !== 'pglite';
-  // Names this attempt's build tables (and data's partitions, which keep the name once swapped in: the
-  // time tells two loads of one job and attempt apart).
+  const chunked = deps.buildChunked ?? deps.db.kind === 'pglite';
+  // Names this attempt's build tables (the time tells two loads of one job and attempt apart).
   const tag = `${job.id}_${typeof job.attempts === 'number' ? job.attempts : 0}_${Date.now().toString(36)}`;
   // What earlier attempts left (a stopped worker): an attempt still running on them fails at its next statement.
   await dropBuildTables(deps.db, schema);
   await createStage(deps.db, schema, dataset);
-  // A chunked build reads the staged rows by day ranges; the index is kept up batch by batch.
-  if (!oneTx)
-    await deps.db.rows(sql.raw(`CREATE INDEX ${STAGE_DAY_INDEX} ON ${ident(schema)}.${STAGE_TABLE} (day)`));
+  // PGlite: the index on day kept up batch by batch (one CREATE INDEX afterwards would be one long statement).
+  if (chunked)
+    await deps.db.rows(sql.raw(`CREATE INDEX ${ident(STAGE_DAY_INDEX)} ON ${s}.${STAGE_TABLE} (day)`));
   try {
+    const cube = new LeafCube(def.categories.length);
     const staged = await stageRows(
       deps,
       def,
@@ -384,7 +391,7 @@ export async function runLoad(
       dict,
       signal,
       progress,
-      !oneTx && mode === 'full',
+      cube,
     );
     const t1 = Date.now();
     signal.throwIfAborted();
@@ -396,69 +403,60 @@ export async function runLoad(
       phase: 'building',
     });
     await refuseDataLoss(deps.db, view, def, schema, mode, staged);
-    const fill = def.analysis?.fillGapMethod ?? 'zero';
-    let built: BuildStats;
-    if (oneTx) {
-      built = await deps.db.tx(async (tx) => {
-        await tx.rows(sql.raw(`SET LOCAL work_mem = '${tx.kind === 'pglite' ? '64MB' : '256MB'}'`));
-        const t = Date.now();
-        await writeDictionary(tx, schema, dict.newEntries());
-        await replaceInt(tx, schema, mode, staged.minDay, staged.rows);
-        const intMs = Date.now() - t;
-        const b = await buildSeries(tx, schema, def.categories, fill, {
-          tag,
-          seriesIdFloor: view.seriesIdFloor,
-          src: 'int',
-          signal,
-          onStep: deps.onBuildStep,
-        });
-        await deps.onBuildStep?.('swap');
-        await checkStillOurs(tx, job);
-        await swapSeries(tx, schema, tag);
-        return { ...b, steps: { int: intMs, ...b.steps } };
-      });
-    } else {
-      const t = Date.now();
-      const next = await prepareInt(deps.db, schema, tag, mode, staged, dataset, signal, deps.buildChunkRows);
-      const newDict = buildTable(tag, 'dict');
-      await deps.db.rows(
-        sql.raw(
-          `CREATE TABLE ${ident(schema)}.${ident(newDict)} (category text NOT NULL, code integer NOT NULL, value text NOT NULL)`,
-        ),
+    const plan = rebuildPlan(mode, staged);
+    const r = new BuildRunner(deps.db, {
+      chunked,
+      chunkRows: deps.buildChunkRows,
+      signal,
+      onStep: deps.onBuildStep,
+      onLongStatement: (step, ms, statement) =>
+        deps.log.debug('long build statement', { jobId: job.id, step, ms, statement }),
+    });
+    // The next int: ready to be swapped in (PGlite, or any full load), or replaced in the swap (PostgreSQL).
+    await r.enter('int');
+    const codes = def.categories.map((c) => codeColumn(c.name));
+    // The rows of the rebuilt chunks' days that this load does not replace (plan.reread holds only those).
+    if (plan.reread.length > 0)
+      await r.time(() =>
+        readCodedRows(deps.db, schema, 'int', codes, plan.reread, 'true', (rows) => cube.add(rows), signal),
       );
-      await writeDictionary(deps.db, schema, dict.newEntries(), { table: newDict, chunk: 2000 });
-      await deps.db.tx(async (tx) => {
-        // A smaller sample than PostgreSQL's default, in a short transaction of its own (build-series.ts).
-        await tx.rows(sql.raw(`SET LOCAL default_statistics_target = ${CHUNKED_STATISTICS_TARGET}`));
-        await tx.rows(sql.raw(`ANALYZE ${ident(schema)}.${ident(next.table)}`));
-      });
-      const intMs = Date.now() - t;
-      const b = await buildSeries(deps.db, schema, def.categories, fill, {
-        tag,
-        seriesIdFloor: view.seriesIdFloor,
-        src: next.table,
-        newDict,
-        days: next.days,
-        leaves: mode === 'full' ? staged.leaves : undefined,
-        chunkRows: deps.buildChunkRows,
-        signal,
-        onLongStatement: (step, ms, statement) =>
-          deps.log.debug('long build statement', { jobId: job.id, step, ms, statement }),
-        onStep: deps.onBuildStep,
-      });
-      signal.throwIfAborted();
-      await deps.onBuildStep?.('swap');
-      const t2 = Date.now();
-      await deps.db.tx(async (tx) => {
+    let next: { table: string; dayIndex: string } | undefined;
+    if (mode === 'full') {
+      if (!chunked) await r.run(`CREATE INDEX ${ident(STAGE_DAY_INDEX)} ON ${s}.${STAGE_TABLE} (day)`);
+      next = { table: STAGE_TABLE, dayIndex: STAGE_DAY_INDEX };
+    } else if (chunked) {
+      next = await prepareInt(deps.db, schema, tag, mode, staged, dataset, signal, deps.buildChunkRows);
+    }
+    if (next) await r.analyze(`${s}.${ident(next.table)}`);
+    const newDict = buildTable(tag, 'dict');
+    await r.run(
+      `CREATE TABLE ${s}.${ident(newDict)} (category text NOT NULL, code integer NOT NULL, value text NOT NULL)`,
+    );
+    await r.time(() => writeDictionary(deps.db, schema, dict.newEntries(), { table: newDict, chunk: 2000 }));
+    const built = await buildSeries(r, {
+      schema,
+      tag,
+      categories: def.categories,
+      hasCount: Boolean(def.source.countColumn),
+      cube,
+      kept: plan.kept,
+      dict,
+      seriesIdFloor: view.seriesIdFloor,
+    });
+    await r.enter('swap');
+    await r.time(() =>
+      deps.db.tx(async (tx) => {
         await checkStillOurs(tx, job);
         await tx.rows(
-          sql.raw(`INSERT INTO ${ident(schema)}.dict (category, code, value)
-          SELECT category, code, value FROM ${ident(schema)}.${ident(newDict)}`),
+          sql.raw(
+            `INSERT INTO ${s}.dict (category, code, value) SELECT category, code, value FROM ${s}.${ident(newDict)}`,
+          ),
         );
+        if (!next) await replaceIntDays(tx, schema, mode, staged.minDay, staged.rows);
         await swapSeries(tx, schema, tag, next);
-      });
-      built = { ...b, steps: { int: intMs, ...b.steps, swap: Date.now() - t2 } };
-    }
+      }),
+    );
+    if (!next) await r.analyze(`${s}."int"`);
     const result: LoadResult = {
       mode,
       rows: staged.rows,
@@ -467,32 +465,29 @@ export async function runLoad(
       series: built.series,
       dataRows: built.dataRows,
       filledRows: built.filledRows,
+      chunkRows: built.chunkRows,
       firstDate: dayToDate(built.firstDay),
       lastDate: dayToDate(built.lastDay),
       streamMs: t1 - t0,
       buildMs: Date.now() - t1,
-      buildSteps: built.steps,
-      ...(built.statements
-        ? {
-            buildStatements: built.statements,
-            longestStatementMs: built.longestMs,
-            longestStatementStep: built.longestStep,
-            longStatements: built.longStatements,
-          }
-        : {}),
+      buildSteps: r.steps,
+      buildStatements: r.statements,
+      longestStatementMs: r.longestMs,
+      longestStatementStep: r.longestStep,
+      longStatements: r.longStatements,
     };
     deps.log.info('load committed', { dataViewId: view.id, ...result });
     return { view, result };
   } finally {
     await dropStage(deps.db, schema).catch(() => {});
-    // The build's tables, and after a swap the old ones: outside the swap's transaction, one by one.
+    // The build's tables, and after a swap the old ones: outside the swap's transaction.
     await dropBuild(deps.db, schema, tag).catch((e) =>
       deps.log.warn('build tables not dropped (the next load drops them)', { schema, tag, error: e }),
     );
   }
 }
 
-/** The staging table's index on day (a chunked build), renamed to int_day when the stage becomes int. */
+/** The staging table's index on day, renamed to int_day when the stage becomes int. */
 const STAGE_DAY_INDEX = `${STAGE_TABLE}_day`;
 
 /**

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { codeColumn, type DatasetShape, dictKey, ident, intColumnsDdl } from '../dataset/ddl';
+import { copyBinaryIn, copyClient } from '../db/copy';
 import type { Database } from '../db/database';
 
 export const STAGE_TABLE = 'int_stage';
@@ -11,6 +12,8 @@ export const STAGE_TABLE = 'int_stage';
 /** Category value ↔ code, per category; codes start at 1 and never change once written. */
 export class Dictionary {
   private readonly maps: Map<string, number>[];
+  /** Per category, the value of each code. */
+  private readonly byCode: string[][];
   private readonly next: number[];
   private readonly added: Array<{ category: string; code: number; value: string }> = [];
 
@@ -19,12 +22,14 @@ export class Dictionary {
     existing: Array<{ category: string; code: number; value: string }>,
   ) {
     this.maps = categories.map(() => new Map());
+    this.byCode = categories.map(() => []);
     this.next = categories.map(() => 1);
     const index = new Map(categories.map((c, i) => [dictKey(c), i]));
     for (const e of existing) {
       const i = index.get(e.category);
       if (i === undefined) continue;
       this.maps[i].set(e.value, e.code);
+      this.byCode[i][e.code] = e.value;
       this.next[i] = Math.max(this.next[i], e.code + 1);
     }
   }
@@ -36,9 +41,15 @@ export class Dictionary {
     if (c === undefined) {
       c = this.next[i]++;
       m.set(value, c);
+      this.byCode[i][c] = value;
       this.added.push({ category: dictKey(this.categories[i]), code: c, value });
     }
     return c;
+  }
+
+  /** The value of code `code` of category `i` (undefined for a code never assigned). */
+  valueOf(i: number, code: number): string | undefined {
+    return this.byCode[i][code];
   }
 
   /** Entries assigned during this load, to be written with it. */
@@ -97,22 +108,6 @@ export function emptyBatch(categories: number): CodedBatch {
 // Array literals of plain numbers need no quoting; one text parameter per column keeps the statement small.
 const literal = (xs: number[]) => `{${xs.join(',')}}`;
 
-/** What COPY FROM STDIN needs of postgres.js (the client under drizzle, `orm.$client`). */
-interface CopyClient {
-  unsafe(query: string): Promise<unknown> & { writable(): Promise<NodeJS.WritableStream> };
-}
-
-/** The postgres.js client of a PostgreSQL service database, when it is one (not PGlite, not a transaction). */
-function copyClient(db: Database): CopyClient | undefined {
-  if (db.kind !== 'postgres') return undefined;
-  const client = (db.orm as unknown as { $client?: { unsafe?: unknown } }).$client;
-  return typeof client?.unsafe === 'function' ? (client as unknown as CopyClient) : undefined;
-}
-
-// PGCOPY binary format: signature, flags, header extension length; each row a field count and
-// length-prefixed big-endian values; -1 ends the data.
-const COPY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
-
 /** The rows of a batch in COPY binary (no header, no end marker): day and codes int4, value and cnt float8. */
 export function encodeStageRows(b: CodedBatch): Buffer {
   const n = b.days.length;
@@ -134,52 +129,6 @@ export function encodeStageRows(b: CodedBatch): Buffer {
     o = buf.writeDoubleBE(b.cnts[r], o);
   }
   return buf;
-}
-
-/** A whole COPY binary stream of row parts: header, the rows, the end marker. */
-export function stageCopyData(parts: Buffer[]): Buffer[] {
-  const end = Buffer.alloc(2);
-  end.writeInt16BE(-1, 0);
-  return [COPY_HEADER, ...parts, end];
-}
-
-/**
- * `COPY … FROM STDIN (FORMAT binary)` of row parts. postgres.js settles the statement's own promise when
- * it hands out the stream, and a server error after the data (or a lost connection) reaches neither the
- * stream nor a promise anyone holds; so the statement's resolve and reject are followed: the second
- * resolve (ReadyForQuery) is the end, a reject is the failure.
- */
-async function copyIntoStage(
-  client: CopyClient,
-  target: string,
-  cols: string,
-  parts: Buffer[],
-): Promise<void> {
-  const q = client.unsafe(`COPY ${target} (${cols}) FROM STDIN (FORMAT binary)`);
-  const hooks = q as unknown as { resolve: (x: unknown) => void; reject: (e: unknown) => void };
-  let settle: (error?: unknown) => void = () => {};
-  const done = new Promise<void>((resolve, reject) => {
-    settle = (error) => (error === undefined ? resolve() : reject(error));
-  });
-  done.catch(() => {}); // awaited below; never an unhandled rejection when writable() fails first
-  const resolve = hooks.resolve;
-  const reject = hooks.reject;
-  let handedOut = false;
-  hooks.resolve = (x) => {
-    if (handedOut) settle();
-    handedOut = true;
-    resolve(x);
-  };
-  hooks.reject = (e) => {
-    settle(e);
-    reject(e);
-  };
-  const stream = await q.writable();
-  stream.on('error', (e) => settle(e));
-  const data = stageCopyData(parts);
-  for (let i = 0; i < data.length - 1; i++) stream.write(data[i]);
-  stream.end(data[data.length - 1]);
-  await done;
 }
 
 /**
@@ -239,7 +188,7 @@ export function stageWriter(
       bytes = 0;
       kept = 0;
       await running;
-      running = copyIntoStage(client, target, cols, data).then(() => {
+      running = copyBinaryIn(client, target, cols, data).then(() => {
         staged += rows;
       });
       running.catch(() => {}); // observed by the next write or the flush

@@ -13,6 +13,7 @@ import feedbackAlerts from './0010-feedback-alerts';
 import hardeningRound2 from './0011-hardening-round-2';
 import ratioMeasure from './0012-ratio-measure';
 import rateLimits from './0013-rate-limits';
+import seriesChunks from './0014-series-chunks';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -29,4 +30,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0011-hardening-round-2', sql: hardeningRound2 },
   { name: '0012-ratio-measure', sql: ratioMeasure },
   { name: '0013-rate-limits', sql: rateLimits },
+  { name: '0014-series-chunks', sql: seriesChunks },
 ];

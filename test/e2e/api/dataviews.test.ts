@@ -56,16 +56,14 @@ describe(`data view lifecycle over HTTP on ${backendName}`, () => {
     expect((await post(`/${id}/disable`)).body).toMatchObject({ state: 'disabled', enabled: false });
 
     // Clean: rows and jobs go, tables and state stay.
-    await s.container.db.rows(
-      sql.raw(`INSERT INTO dv_${id}.data (series_id, day, value) VALUES (1, 20240101, 10)`),
-    );
+    await s.container.db.rows(sql.raw(`INSERT INTO dv_${id}.days (day, series) VALUES (20240101, 1)`));
     await s.container.db.rows(
       sql`INSERT INTO jobs (data_view_id, kind, status) VALUES (${id}, 'Load', 'finished')`,
     );
     // Row counts are catalog estimates (as of the last ANALYZE, which the load runs), never a count per call.
-    await s.container.db.rows(sql.raw(`ANALYZE dv_${id}.data`));
+    await s.container.db.rows(sql.raw(`ANALYZE dv_${id}.days`));
     const status = await s.call('GET', `/api/v1/dataviews/${id}/status`, admin());
-    expect(status.body.rowCounts.data).toBe(1);
+    expect(status.body.rowCounts.days).toBe(1);
     expect(status.body.dataset).toMatchObject({ series: 0, anomalies: 0 });
     expect(status.body.lastJob).toMatchObject({ kind: 'Load', status: 'finished' });
     const cleaned = await post(`/${id}/clean`);

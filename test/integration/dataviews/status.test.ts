@@ -136,15 +136,11 @@ describe(`data view status per job kind on ${backendName}`, () => {
   });
 
   it('reads row counts from the catalog estimates (ANALYZE), not by counting', async () => {
-    await t.db.rows(
-      sql.raw(
-        `INSERT INTO dv_${id}.data (series_id, day, value) VALUES (1, 20240101, 10), (1, 20240102, 11)`,
-      ),
-    );
+    await t.db.rows(sql.raw(`INSERT INTO dv_${id}.days (day, series) VALUES (20240101, 10), (20240102, 11)`));
     const before = (await getDataViewStatus(deps, admin, id)).rowCounts!;
-    expect(before.data === null || before.data === 0).toBe(true);
-    await t.db.rows(sql.raw(`ANALYZE dv_${id}.data`));
-    expect((await getDataViewStatus(deps, admin, id)).rowCounts!.data).toBe(2);
+    expect(before.days === null || before.days === 0).toBe(true);
+    await t.db.rows(sql.raw(`ANALYZE dv_${id}.days`));
+    expect((await getDataViewStatus(deps, admin, id)).rowCounts!.days).toBe(2);
   });
 
   it("lists neither a running load's build tables nor the partitions of data (PGlite's build), and counts a partitioned data", async () => {

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
+import type { GapFill } from '../../../lib/dataset/series-store';
 import type { JobRow } from '../../../lib/jobs/repository';
 import { runLoad } from '../../../lib/pipeline/load';
 import { logger } from '../../../lib/shared/logger';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
 import { createDeployedView, type ViewOptions } from '../../support/pipeline-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
+import { viewSeries } from '../../support/view-series';
 
 // Seven rows, three days; city's parent is country, channel is independent. Expectations by hand below.
 const FIXTURE = `CREATE TABLE sales (day integer, country text, city text, channel text, amount numeric, orders bigint);
@@ -25,19 +27,25 @@ function job(dataViewId: number, kind: JobRow['kind'] = 'Load'): JobRow {
   return { id: 1, dataViewId, kind } as JobRow;
 }
 
-/** Series as 'country/city/channel' ('*' for all) → values of the days 1..3 (null where no row). */
-async function seriesValues(t: TestDatabase, viewId: number): Promise<Record<string, Array<number | null>>> {
+/**
+ * Series as 'country/city/channel' ('*' for all) → values of the days 1..3, as the series store reads
+ * them filled with `fill` (null before a series' first day).
+ */
+async function seriesValues(
+  t: TestDatabase,
+  viewId: number,
+  fill: GapFill = 'zero',
+): Promise<Record<string, Array<number | null>>> {
   const s = schemaNameFor(viewId);
-  const rows = await t.db.rows<{ k: string; day: number; value: number; filled: boolean }>(
+  const names = await t.db.rows<{ k: string; id: number }>(
     sql.raw(`SELECT concat_ws('/', coalesce(m.c_country, '*'), coalesce(m.c_city, '*'), coalesce(m.c_channel, '*')) AS k,
-      d.day, d.value, d.filled FROM ${s}.cat_map m LEFT JOIN ${s}.data d ON d.series_id = m.series_id ORDER BY 1, 2`),
+      series_id AS id FROM ${s}.cat_map m ORDER BY 1`),
   );
-  const out: Record<string, Array<number | null>> = {};
-  for (const r of rows) {
-    out[r.k] ??= [null, null, null];
-    if (r.day !== null) out[r.k][Number(r.day) - 20240101] = Number(r.value);
-  }
-  return out;
+  const series = await viewSeries(t.db, viewId, fill);
+  expect(series.days).toEqual([20240101, 20240102, 20240103]);
+  return Object.fromEntries(
+    names.map((r) => [r.k, series.byId.get(Number(r.id))?.values ?? [null, null, null]]),
+  );
 }
 
 // The build in the load's one transaction (PostgreSQL's way), and in statements of their own (PGlite's
@@ -155,7 +163,7 @@ describe.each(WAYS)(`the series build on ${backendName}, $way`, ({ deps }) => {
   it('fills gaps by linear interpolation, and with the last value after a series ends', async () => {
     const id = await createDeployedView(t.db, { ...VIEW, name: 'linear', fillGapMethod: 'linear' });
     await load(id);
-    const v = await seriesValues(t, id);
+    const v = await seriesValues(t, id, 'linear');
     expect(v['CZ/Brno/web']).toEqual([4, 3, 2]);
     expect(v['*/*/web']).toEqual([14, 14, 14]);
     expect(v['CZ/Prague/shop']).toEqual([null, 2, 2]);
@@ -164,7 +172,7 @@ describe.each(WAYS)(`the series build on ${backendName}, $way`, ({ deps }) => {
   it('fills gaps with the previous value', async () => {
     const id = await createDeployedView(t.db, { ...VIEW, name: 'previous', fillGapMethod: 'previous' });
     await load(id);
-    const v = await seriesValues(t, id);
+    const v = await seriesValues(t, id, 'previous');
     expect(v['CZ/Brno/web']).toEqual([4, 4, 2]);
     expect(v['DE/*/*']).toEqual([6, 6, 8]);
   });

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binaryCopyData } from '../../../lib/db/copy';
 import {
   appendStage,
   type CodedBatch,
@@ -12,7 +13,6 @@ import {
   encodeStageRows,
   STAGE_COPY_BYTES,
   STAGE_TABLE,
-  stageCopyData,
   stageWriter,
 } from '../../../lib/pipeline/stage';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -58,7 +58,7 @@ const batch = (n: number, from = 0): CodedBatch => ({
   cnts: Array.from({ length: n }, (_, i) => (from + i) % 5),
 });
 
-const encodeStageCopy = (b: CodedBatch) => Buffer.concat(stageCopyData([encodeStageRows(b)]));
+const encodeStageCopy = (b: CodedBatch) => Buffer.concat(binaryCopyData([encodeStageRows(b)]));
 
 describe('the COPY binary encoding of the staging rows', () => {
   it('writes each row as int4 day and codes, float8 value and cnt, in PGCOPY binary', () => {
