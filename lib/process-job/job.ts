@@ -8,7 +8,7 @@ import type { JobRow } from '../jobs/repository';
 import type { ShardAttempt } from '../jobs/worker';
 import type { DETACHED } from '../jobs/runner';
 import { abandonFanOut, abandonRun, runFanOutShard } from './fan-out';
-import { runShardAttempt, type ShardWork } from './shard-attempt';
+import { runShardAttempt, type ShardWork } from '../jobs/shard-attempt';
 import { startDetection } from './start';
 
 /** Runs after a cycle published the view's anomalies; its answer joins the job detail. */

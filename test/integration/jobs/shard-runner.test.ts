@@ -5,7 +5,7 @@ import { createStage, stageRunIds } from '../../../lib/process-job/anomaly-store
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { markShardDone } from '../../../lib/jobs/repository';
 import { DETACHED, deadLetterJob, type RunnerDeps, runJobAttempt } from '../../../lib/jobs/runner';
-import { runShardAttempt, type ShardWork } from '../../../lib/process-job/shard-attempt';
+import { runShardAttempt, type ShardWork } from '../../../lib/jobs/shard-attempt';
 import { abandonRun } from '../../../lib/process-job/fan-out';
 import { fixedClock } from '../../../lib/shared/clock';
 import { logger, setLogLevel } from '../../../lib/shared/logger';

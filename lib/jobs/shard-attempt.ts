@@ -1,10 +1,11 @@
 /**
- * One delivery of a shard message of a fanned-out process job: runs the shard, lets the last shard
- * finish the job, and on a final failure fails the job and drops what the run staged.
+ * One delivery of a shard message of a fanned-out job (the shards of a process job, the parts of a
+ * large load): runs the shard, lets the last shard finish the job, and on a final failure fails the
+ * job and drops what the run staged.
  */
-import type { JobRow } from '../jobs/repository';
-import { failJob, findJob, finishJob } from '../jobs/repository';
-import { type AttemptOutcome, errorText, isPermanent, type RunnerDeps } from '../jobs/runner';
+import type { JobRow } from './repository';
+import { failJob, findJob, finishJob } from './repository';
+import { type AttemptOutcome, errorText, isPermanent, type RunnerDeps } from './runner';
 import type { JobMessage, ShardRef } from '../queue/port';
 import { recordJob } from '../shared/metrics';
 
