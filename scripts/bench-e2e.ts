@@ -24,8 +24,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
-import { fromEpochDay } from '../lib/calendar/days';
+import { fromEpochDay, toEpochDay } from '../lib/calendar/days';
 import { groupingSets } from '../lib/pipeline/grouping';
+import { numpyReferenceSeconds, type TargetRun, targetLines } from './bench/e2e-targets';
 import { servePglite } from './local/pglite-server';
 import {
   CUBE_CATEGORIES,
@@ -733,6 +734,25 @@ function workerLines(r: E2eResult): string[] {
   return out;
 }
 
+/** The figures the target verdict (scripts/bench/e2e-targets.ts) reads from one run. */
+function targetRun(r: E2eResult): TargetRun {
+  const p95: TargetRun['p95'] = [];
+  for (const phase of ['load', 'detection'] as const)
+    for (const kind of ['status', 'top100'] as const) {
+      const xs = r.latencies
+        .filter((l) => l.phase === phase && l.kind === kind && l.status === 200)
+        .map((l) => l.ms);
+      if (xs.length) p95.push({ what: `${kind} during ${phase}`, ms: stats(xs).p95 });
+    }
+  return {
+    label: label(r),
+    target: r.target,
+    detectionFinishedMs: r.detectionFinished,
+    detectionMs: r.detectionMs,
+    p95,
+  };
+}
+
 function latencyRows(r: E2eResult): string[] {
   const out: string[] = [];
   for (const phase of ['load', 'detection'] as const)
@@ -755,6 +775,7 @@ function markdown(
   floor: Awaited<ReturnType<typeof measureFloor>>,
   results: E2eResult[],
   fillMs: number,
+  numpyS: number | null,
 ): string {
   const date = new Date().toISOString().slice(0, 10);
   const floorMs = floor.copyMs + floor.cubeMs;
@@ -773,6 +794,10 @@ function markdown(
       (r) =>
         `| ${label(r)} | ${s1(r.loadFinished)} | **${s1(r.detectionFinished)}** | ${s1(r.firstTop100)} | ${s1(r.loadMs)}: ${s1(r.streamMs)} / ${s1(r.buildMs)} | ${r.loadMs ? (r.loadMs / floorMs).toFixed(2) : '–'} | ${s1(r.detectionMs)} | ${s1(r.hierarchicalMs)} | ${r.series ?? '–'} | ${r.anomalies ?? '–'} | ${r.peakRssMiB.toFixed(0)} | ${r.loadAvg.join(' / ')} |`,
     ),
+    '',
+    `Targets (issue 30; NumPy reference: DOD + WOW of scripts/bench/numpy_periods.py over ${cube.seriesCount.toLocaleString('en-US')} × ${cube.days} generated values, best of 3, same run):`,
+    '',
+    ...targetLines(results.map(targetRun), numpyS),
     '',
     '| service database | query | while | calls | not 200 | p50 ms | p95 ms | max ms |',
     '|---|---|---|---:|---:|---:|---:|---:|',
@@ -828,6 +853,12 @@ export async function benchE2e(args: string[]): Promise<void> {
     console.log(
       `floor: COPY out + in ${s1(floor.copyMs)} s, bare GROUPING SETS over codes ${s1(floor.cubeMs)} s`,
     );
+    const numpyS = o.floor
+      ? numpyReferenceSeconds(cube.seriesCount, cube.days, toEpochDay(SCALES[o.scale].start))
+      : null;
+    console.log(
+      `NumPy reference (DOD + WOW): ${numpyS === null ? 'not measured' : `${numpyS.toFixed(2)} s`}`,
+    );
     const results: E2eResult[] = [];
     for (const target of o.targets)
       for (const fanOut of o.fanOut) {
@@ -842,7 +873,8 @@ export async function benchE2e(args: string[]): Promise<void> {
         for (const f of r.failures) console.log(`  ! ${f}`);
         for (const l of workerLines(r)) console.log(l);
       }
-    const text = markdown(o, cube, floor, results, fillMs);
+    const text = markdown(o, cube, floor, results, fillMs, numpyS);
+    for (const l of targetLines(results.map(targetRun), numpyS)) console.log(l);
     console.log(`\n${text}`);
     if (o.write) writeSection(o.scale, o.targets, o.fanOut, text);
   } finally {
