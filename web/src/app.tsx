@@ -21,6 +21,7 @@ const ApiKeysPage = lazy(() => import('./pages/api-keys').then((m) => ({ default
 const SettingsPage = lazy(() => import('./pages/settings').then((m) => ({ default: m.SettingsPage })));
 const ExplorerPage = lazy(() => import('./pages/explorer').then((m) => ({ default: m.ExplorerPage })));
 const LicensePage = lazy(() => import('./pages/license').then((m) => ({ default: m.LicensePage })));
+const IncidentPage = lazy(() => import('./pages/incident').then((m) => ({ default: m.IncidentPage })));
 const MyAlertsPage = lazy(() => import('./pages/alerts').then((m) => ({ default: m.MyAlertsPage })));
 
 interface RouteDef {
@@ -52,6 +53,11 @@ const routes: RouteDef[] = [
   },
   { pattern: '/connectors', title: 'Connectors', admin: true, render: () => <ConnectorsPage /> },
   { pattern: '/explorer', title: 'Series explorer', render: () => <ExplorerPage /> },
+  {
+    pattern: '/incidents/:view/:id',
+    title: 'Incident',
+    render: (p) => <IncidentPage dataViewId={Number(p.view)} incidentId={Number(p.id)} />,
+  },
   { pattern: '/comments', title: 'Comments', render: () => <CommentsPage /> },
   { pattern: '/my-alerts', title: 'My alerts', render: () => <MyAlertsPage /> },
   { pattern: '/users', title: 'Users', admin: true, render: () => <UsersPage /> },

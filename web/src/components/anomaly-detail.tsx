@@ -5,7 +5,10 @@ import { addDays, categoriesText, fmt } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import type { Anomaly, Comment } from '../lib/types';
 import { CommentForm } from './comment-form';
+import { ContributionsPanel } from './contributions';
 import { FeedbackForm } from './feedback-form';
+import { IncidentFacts, incidentHref } from './incident';
+import { Link } from '../lib/router';
 import { type SeriesPoint, SeriesChart } from './series-chart';
 import { Loading } from './ui';
 
@@ -54,9 +57,12 @@ async function loadSeries(a: Anomaly): Promise<{ points: SeriesPoint[]; partial:
 export function AnomalyDetail({
   anomaly,
   onCommented,
+  incidentFacts = true,
 }: {
   anomaly: Anomaly;
   onCommented?: (c: Comment) => void;
+  /** Off on the incident's own page, which shows them above. */
+  incidentFacts?: boolean;
 }) {
   const series = useLoad(() => loadSeries(anomaly), [anomaly.dataViewId, anomaly.seriesId, anomaly.id]);
   const [comments, setComments] = useState<Comment[]>(anomaly.comments ?? []);
@@ -106,6 +112,26 @@ export function AnomalyDetail({
           ))}
         </ul>
       )}
+      {anomaly.incident && incidentFacts && (
+        <>
+          <h4>
+            <Link to={incidentHref(anomaly.dataViewId, anomaly.incident.id)}>
+              Incident {anomaly.incident.id}
+            </Link>
+          </h4>
+          <IncidentFacts incident={anomaly.incident} />
+        </>
+      )}
+      {/* An incident row carries its head's window; its root cause was found under its broad series. */}
+      <ContributionsPanel
+        query={{
+          dataViewId: anomaly.dataViewId,
+          categories: anomaly.incident ? anomaly.incident.broad.categories : anomaly.categories,
+          from: anomaly.startDate,
+          to: anomaly.endDate,
+          measure: anomaly.measure === 'count' ? 'count' : 'value',
+        }}
+      />
       <FeedbackForm record={anomaly} />
       <h4>Comments</h4>
       {comments.length === 0 && <p className="muted">No comments match this anomaly yet.</p>}

@@ -55,6 +55,14 @@ export function RankingFields({ v, set, num, err }: Props) {
           <label className="inline">
             <input
               type="checkbox"
+              checked={v.incidents ?? false}
+              onChange={(e) => set('incidents', e.target.checked)}
+            />{' '}
+            One row per incident, named by its root cause (the records of one real event together)
+          </label>
+          <label className="inline">
+            <input
+              type="checkbox"
               checked={v.hideDismissed ?? false}
               onChange={(e) => set('hideDismissed', e.target.checked)}
             />{' '}

@@ -6,16 +6,28 @@ import { AnomalyDetail } from './anomaly-detail';
 import { FeedbackBadge } from './feedback-form';
 import { anomalyExplorerHref } from './explorer/model';
 import { Link } from '../lib/router';
+import { RootCauseCell } from './incident';
 import { Badge } from './ui';
 
 const key = (a: Anomaly) => `${a.dataViewId}:${a.id}`;
 
 /** The type, or for an event every type that flagged it (once per event, the strongest first). */
-export const typesText = (a: Pick<Anomaly, 'type' | 'types'>) =>
-  a.types?.length ? a.types.join(' + ') : a.type;
+export const typesText = (a: Pick<Anomaly, 'type' | 'types' | 'incident'>) =>
+  a.incident?.types.length ? a.incident.types.join(' + ') : a.types?.length ? a.types.join(' + ') : a.type;
+
+/** The types, the first three and how many more (all of them on hover): an incident's can be a dozen. */
+function TypesCell({ a }: { a: Anomaly }) {
+  const all = typesText(a).split(' + ');
+  if (all.length <= 3) return <>{all.join(' + ')}</>;
+  return <span title={all.join(' + ')}>{`${all.slice(0, 3).join(' + ')} + ${all.length - 3} more`}</span>;
+}
 
 /** The measure's name: value (the usual case), count, or ratio (value ÷ count per day). */
 export const measureText = (m: Anomaly['measure']) => m ?? 'value';
+
+/** An incident row's measures (every one among its records), else the record's. */
+const measuresText = (a: Anomaly) =>
+  a.incident && a.incident.measures.length > 1 ? a.incident.measures.join(' + ') : measureText(a.measure);
 
 interface Column {
   label: string;
@@ -35,7 +47,7 @@ const COLUMNS: Column[] = [
     sortKey: 'type',
     cell: (a) => (
       <>
-        {typesText(a)}
+        <TypesCell a={a} />
         {a.feedback && (
           <>
             {' '}
@@ -45,9 +57,14 @@ const COLUMNS: Column[] = [
       </>
     ),
   },
-  { label: 'Measure', compact: true, sortKey: 'measure', cell: (a) => measureText(a.measure) },
+  { label: 'Measure', compact: true, sortKey: 'measure', cell: (a) => measuresText(a) },
   { label: 'Data view', sortKey: 'dataView', cell: (a) => a.dataView },
-  { label: 'Categories', compact: true, cell: (a) => categoriesText(a.categories) },
+  // An incident row's categories are its root cause: shown with what it explains and the incident's link.
+  {
+    label: 'Categories',
+    compact: true,
+    cell: (a) => (a.incident ? <RootCauseCell a={a} /> : categoriesText(a.categories)),
+  },
   { label: 'Duration', num: true, compact: true, sortKey: 'duration', cell: (a) => a.duration },
   { label: 'Actual', num: true, compact: true, sortKey: 'actualValue', cell: (a) => fmt(a.actualValue) },
   {

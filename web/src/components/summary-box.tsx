@@ -2,14 +2,34 @@
  * A filter's AI summary on Home, with a refresh that regenerates it now (a failure keeps the previous text).
  * Without a language model configured it says so, with the way to Settings, instead of offering a refresh that fails.
  */
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { INCIDENT_CITATION } from '../../../lib/summaries/citations';
 import { api } from '../lib/api';
 import { when } from '../lib/format';
 import { Link } from '../lib/router';
 import { isAdmin, useMe } from '../lib/session';
 import type { Filter } from '../lib/types';
 import { useLoad } from '../lib/use-load';
+import { incidentHref } from './incident';
 import { Problem } from './ui';
+
+/** The summary's text with each incident citation (`[incident <view>:<id>]`) a link to that incident. */
+export function citedText(text: string): ReactNode[] {
+  const out: ReactNode[] = [];
+  let last = 0;
+  for (const m of text.matchAll(new RegExp(INCIDENT_CITATION.source, 'g'))) {
+    const at = m.index ?? 0;
+    if (at > last) out.push(text.slice(last, at));
+    out.push(
+      <Link key={at} to={incidentHref(Number(m[1]), Number(m[2]))} className="citation">
+        {m[0]}
+      </Link>,
+    );
+    last = at + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
 
 interface Stored {
   text: string | null;
@@ -68,7 +88,7 @@ export function SummaryBox({ filter }: { filter: Filter }) {
       {noModel && <NoModel />}
       {summary?.text ? (
         <>
-          <p className="summary-text">{summary.text}</p>
+          <p className="summary-text">{citedText(summary.text)}</p>
           <small className="muted">Generated {when(summary.generatedAt)}</small>
         </>
       ) : noModel ? null : (

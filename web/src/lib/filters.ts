@@ -71,12 +71,14 @@ export const NEW_FILTER: FilterSettings = {
   // Filters created here show each event once; the API's default (absent) is off.
   mergeEvents: true,
   hideDismissed: false,
+  // And one row per incident, its root cause named (docs/incidents.md); the API's default is off too.
+  incidents: true,
 };
 
 /** The writable settings of a stored filter (read-only fields dropped, missing ones defaulted). */
 export function settingsOf(f: Partial<Filter>): FilterSettings {
-  // A stored filter saved before mergeEvents existed keeps one record per type.
-  const out = { ...NEW_FILTER, ...(f.id !== undefined ? { mergeEvents: false } : {}) };
+  // A stored filter saved before mergeEvents (or incidents) existed keeps one record per type.
+  const out = { ...NEW_FILTER, ...(f.id !== undefined ? { mergeEvents: false, incidents: false } : {}) };
   for (const k of Object.keys(NEW_FILTER) as Array<keyof FilterSettings>) {
     if (f[k] !== undefined) (out as Record<string, unknown>)[k] = f[k];
   }

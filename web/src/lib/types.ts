@@ -119,6 +119,10 @@ export interface Anomaly {
   members?: Anomaly[];
   /** Feedback on the record's stable key (docs/feedback.md); null when none. */
   feedback?: import('../components/feedback-form').RecordFeedback | null;
+  /** The incident the record belongs to (docs/incidents.md); null before the view's incidents were built. */
+  incidentId?: number | null;
+  /** Only on an incident row (filter setting `incidents`): the incident with its root causes. */
+  incident?: AnomalyIncident;
 }
 
 export interface Aggregate {
@@ -183,6 +187,8 @@ export interface FilterSettings {
   mergeEvents: boolean;
   /** Leave out records marked expected or not an anomaly (docs/feedback.md). */
   hideDismissed?: boolean;
+  /** One row per incident, its categories the root cause (docs/incidents.md). */
+  incidents?: boolean;
 }
 
 export interface Filter extends FilterSettings {
@@ -225,3 +231,9 @@ export interface License {
 
 // Answers declared by the API's own types: imported as types (erased at build), never copied here.
 export type { DataViewStatus, JobInfo, LoadSchedule } from '../../../lib/jobs/types';
+import type { AnomalyIncident } from '../../../lib/filters/types';
+export type { AnomalyIncident };
+export type {
+  ContributionsAnswer,
+  ContributionValueAnswer,
+} from '../../../lib/incidents/contributions-query';

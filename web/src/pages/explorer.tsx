@@ -19,6 +19,7 @@ import {
   type TreeAnswer,
   otherMeasure,
 } from '../components/explorer/model';
+import { ExplorerDrivers } from '../components/explorer/drivers';
 import { SeriesTree } from '../components/explorer/series-tree';
 import { UPlotChart } from '../components/explorer/uplot-chart';
 import { Badge, Loading, Problem } from '../components/ui';
@@ -232,6 +233,7 @@ function SeriesPanel({
             label={`Daily values of ${title} with the expected values of ${data.detector?.code ?? 'the detector'}${data.band ? ' and its band' : ''}, ${data.anomalies.length} anomaly windows shaded`}
           />
           <SeriesNotes data={data} />
+          <ExplorerDrivers data={data} window={pickedWindow(data, picked)} />
           <h3>Anomalies of this series</h3>
           <SeriesAnomalies
             anomalies={data.anomalies}
@@ -243,6 +245,12 @@ function SeriesPanel({
       )}
     </section>
   );
+}
+
+/** The window of the picked anomaly of the series, if one is picked. */
+function pickedWindow(data: SeriesAnswer, picked: number | null): { from: string; to: string } | null {
+  const a = data.anomalies.find((x) => x.id === picked);
+  return a ? { from: a.startDate, to: a.endDate } : null;
 }
 
 function SeriesNotes({ data }: { data: SeriesAnswer }) {
