@@ -15,6 +15,10 @@ const BENCHES: Record<string, { what: string; run: (args: string[]) => Promise<v
     what: 'end to end through HTTP: hotel cube source, npm start, POST load → detection → Top 100, API latency, floor (--scale small|hotel|big; DATABASE_URL for PostgreSQL)',
     run: async (args) => (await import('./bench-e2e')).benchE2e(args),
   },
+  contributions: {
+    what: '"what drove this change?" on the hotel cube (3,978 series × 3 years), 30-day windows over HTTP (needs DATABASE_URL)',
+    run: async (args) => (await import('./bench-contributions')).benchContributions(args),
+  },
   filters: {
     what: 'filters: by-filter Top 100 over 1,000,000 anomalies, aggregation of 10,000 (needs DATABASE_URL)',
     run: async (args) => (await import('./bench-filters')).benchFilters(args),
