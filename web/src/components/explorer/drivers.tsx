@@ -52,7 +52,8 @@ export function ExplorerDrivers({
           categories: data.categories,
           from: range.from,
           to: range.to,
-          measure: data.measure,
+          // A ratio's drivers are those of its value (the endpoint answers value and count).
+          measure: data.measure === 'count' ? 'count' : 'value',
         }}
       />
     </div>
