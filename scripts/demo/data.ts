@@ -1,7 +1,8 @@
 /**
  * The demo's source data: daily revenue and orders of a store chain per country → region → city and
  * sales channel, 2.5 years up to an anchor day, with weekly and yearly seasonality, a trend, public
- * holidays, noise, and injected anomalies of every kind the detectors look for. Deterministic: the
+ * holidays, noise, and injected anomalies of every kind the detectors look for (a price cut among them:
+ * the average order value falls while the orders hold). Deterministic: the
  * same anchor gives the same rows, so later starts can extend the data without changing the past.
  */
 
@@ -83,12 +84,12 @@ function hash01(a: number, b: number, salt: number): number {
   return (h >>> 0) / 4294967296;
 }
 
-/** Multiplicative noise, lognormal with sigma about 6 %. */
-function noise(day: number, leaf: number): number {
-  const u = Math.max(1e-9, hash01(day, leaf, 1));
-  const v = hash01(day, leaf, 2);
+/** Multiplicative noise, lognormal with sigma `sigma` (6 % by default); salts apart give independent draws. */
+function noise(day: number, leaf: number, sigma = 0.06, salt = 1): number {
+  const u = Math.max(1e-9, hash01(day, leaf, salt));
+  const v = hash01(day, leaf, salt + 1);
   const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  return Math.exp(0.06 * z);
+  return Math.exp(sigma * z);
 }
 
 function holidayFactor(t: number, country: string, channel: string): number {
@@ -103,14 +104,18 @@ function holidayFactor(t: number, country: string, channel: string): number {
   return 1;
 }
 
+/** Black Friday of a year: the fourth Friday of November (epoch ms). */
+export function blackFriday(year: number): number {
+  const nov1 = Date.UTC(year, 10, 1);
+  return nov1 + (((5 - new Date(nov1).getUTCDay() + 7) % 7) + 21) * DAY;
+}
+
 function seasonFactor(t: number): number {
   const d = new Date(t);
   const doy = Math.floor((t - Date.UTC(d.getUTCFullYear(), 0, 1)) / DAY);
   const yearly = 1 + 0.12 * Math.cos((2 * Math.PI * (doy - 350)) / 365);
   // Black Friday week: the fourth Friday of November and the days around it.
-  const nov1 = Date.UTC(d.getUTCFullYear(), 10, 1);
-  const blackFriday = nov1 + (((5 - new Date(nov1).getUTCDay() + 7) % 7) + 21) * DAY;
-  const near = Math.abs(t - blackFriday) / DAY;
+  const near = Math.abs(t - blackFriday(d.getUTCFullYear())) / DAY;
   return yearly * (near <= 3 ? 1.6 - near * 0.15 : 1);
 }
 
@@ -131,6 +136,12 @@ function injections(anchor: number) {
       { kind: 'common shock (whole country down)', where: 'Germany', from: at(63), to: at(61) },
       { kind: 'temporary outage (level down)', where: 'Stuttgart / web', from: at(200), to: at(171) },
       { kind: 'spike', where: 'Munich / store', from: at(365), to: at(365) },
+      {
+        kind: 'price cut (average order value -30 %, orders steady)',
+        where: 'Munich / web',
+        from: at(12),
+        to: at(6),
+      },
     ],
     effect(t: number, city: string, country: string, channel: string): number | null {
       let f = 1;
@@ -147,6 +158,10 @@ function injections(anchor: number) {
       if (city === 'Stuttgart' && channel === 'web' && t >= at(200) && t <= at(171)) f *= 0.6;
       if (city === 'Munich' && channel === 'store' && t === at(365)) f *= 2.5;
       return f;
+    },
+    /** What a price change does to the revenue of an order: orders stay, the average order value moves. */
+    price(t: number, city: string, channel: string): number {
+      return city === 'Munich' && channel === 'web' && t >= at(12) && t <= at(6) ? 0.7 : 1;
     },
   };
 }
@@ -182,7 +197,9 @@ export function demoRows(anchor: string, from: string, to: string): DemoRow[] {
           holidayFactor(t, c.country, ch.channel) *
           noise(dayIndex, leaf) *
           effect;
-        const rounded = Math.round(revenue * 100) / 100;
+        // The average order value varies by itself from day to day (about 4 %); a price change moves it.
+        const orders = Math.max(0, Math.round(revenue / (ch.basket * noise(dayIndex, leaf, 0.04, 3))));
+        const rounded = Math.round(revenue * inj.price(t, c.city, ch.channel) * 100) / 100;
         rows.push({
           day: iso(t),
           country: c.country,
@@ -190,7 +207,7 @@ export function demoRows(anchor: string, from: string, to: string): DemoRow[] {
           city: c.city,
           channel: ch.channel,
           revenue: rounded,
-          orders: Math.max(0, Math.round(rounded / ch.basket)),
+          orders,
         });
       });
     });

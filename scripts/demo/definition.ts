@@ -1,6 +1,6 @@
 /** The demo data view: daily revenue of the demo store chain, loaded every morning, with a set of detectors. */
 
-import { easter, NATIONAL_DAYS } from './data';
+import { blackFriday, easter, NATIONAL_DAYS } from './data';
 
 export const DEMO_CONNECTOR = 'demo_pgsql';
 
@@ -13,6 +13,19 @@ function easterDays(): Array<{ date: string; impact: string }> {
       days.push({
         date: new Date(easter(y) + offset * 86_400_000).toISOString().slice(0, 10),
         impact: 'negative',
+      });
+  return days;
+}
+
+/** The Black Friday week (the Friday and three days either side) of the years the demo data can cover: sales rise. */
+function blackFridayDays(): Array<{ date: string; impact: string }> {
+  const year = new Date().getUTCFullYear();
+  const days: Array<{ date: string; impact: string }> = [];
+  for (let y = year - 4; y <= year + 1; y++)
+    for (let offset = -3; offset <= 3; offset++)
+      days.push({
+        date: new Date(blackFriday(y) + offset * 86_400_000).toISOString().slice(0, 10),
+        impact: 'positive',
       });
   return days;
 }
@@ -58,6 +71,9 @@ export const demoDefinition = {
     fillGapMethod: 'zero',
     ignoreLastNDays: 0,
     scanInLastNDays: 120,
+    // Revenue, orders and revenue per order (the ratio measure, docs/dataview-definition.md).
+    measures: ['value', 'count', 'ratio'],
+    ratioLabel: 'average order value',
     detectors: [
       { type: 'dod', params: { percentualChange: 40, mode: 'both', useSpecialDates: true, minVolume: 50 } },
       { type: 'wow', params: { percentualChange: 30, useSpecialDates: true } },
@@ -73,8 +89,9 @@ export const demoDefinition = {
       { type: 'mix' },
       { type: 'cardinality' },
     ],
-    // The holidays the data has, as an admin would list them: stores close or nearly so (negative impact).
-    specialDates: easterDays(),
+    // The holidays the data has, as an admin would list them: stores close or nearly so (negative impact);
+    // the Black Friday week sells more (positive).
+    specialDates: [...easterDays(), ...blackFridayDays()],
     recurringRules: [],
     specialPeriods: [
       { start: '12.24', end: '12.26', impact: 'negative' },

@@ -55,6 +55,7 @@ const MOVES: Record<string, number> = {
   'level shift': 0.5,
   'common shock (whole country down)': 0.3,
   'temporary outage (level down)': 0.4,
+  'price cut (average order value -30 %, orders steady)': 0.3,
 };
 let ROWS: Array<Record<string, string | number>> = [];
 
@@ -201,6 +202,37 @@ describe('the demo view ranks its injected anomalies first', () => {
             a.r.startDate <= b.r.endDate &&
             b.r.startDate <= a.r.endDate,
         ).toBe(false);
+  });
+
+  it('finds the price cut as an anomaly of the average order value (the ratio), and no ratio anomaly on a volume shift', async () => {
+    const ratio = await top({ timeRange: 'Last 30 Days', sortBy: 'SIN', limit: 200, measures: 'ratio' });
+    expect(ratio.every((m) => m.r.measure === 'ratio')).toBe(true);
+    const cut = injections.find((i) => i.kind.startsWith('price cut')) as (typeof injections)[number];
+    const found = ratio.filter(
+      (m) =>
+        m.r.categories.city === 'Munich' &&
+        m.r.categories.channel === 'web' &&
+        m.r.result === 'Negative' &&
+        m.r.startDate <= cut.to &&
+        m.r.endDate >= cut.from,
+    );
+    expect(found.length).toBeGreaterThan(0);
+    // Per order: about 70 % of what was expected.
+    const { actualValue, predictedValue } = found[0].r;
+    expect((actualValue ?? 0) / (predictedValue ?? 1)).toBeGreaterThan(0.6);
+    expect((actualValue ?? 0) / (predictedValue ?? 1)).toBeLessThan(0.8);
+    // Vienna's app took 50 % more orders at the usual prices: the value moved, the ratio did not.
+    const shift = await top({
+      timeRange: 'Custom',
+      dateFrom: '2026-09-20',
+      dateTo: '2026-11-24',
+      sortBy: 'SIN',
+      limit: 500,
+      measures: 'ratio',
+    });
+    expect(shift.filter((m) => m.r.categories.city === 'Vienna' && m.r.categories.channel === 'app')).toEqual(
+      [],
+    );
   });
 
   it('the top 20 of the last 30 days by SIN are mostly injected', async () => {
