@@ -55,6 +55,12 @@ export interface Config {
   detection: { shardSize: number; maxShards: number; fanOut: boolean };
   license: { plan: string; maxDataViews: number };
   connectorTimeoutMs: number;
+  /**
+   * The CloudFront distribution in front of the API (deploy/web.yml): the secret it sends in x-origin-verify
+   * (ORIGIN_VERIFY_SECRET, or read at run time from ORIGIN_VERIFY_SECRET_ID). Set, requests without it are
+   * refused and the viewer address it sends is the client's (lib/http/edge-guard.ts).
+   */
+  edge: { originSecret?: string; originSecretId?: string };
   /** Summary refreshes one user may ask for per hour (SUMMARY_REFRESHES_PER_HOUR). */
   summaryRefreshesPerHour: number;
   connectorTestIntervalHours: number;
@@ -204,6 +210,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),
     },
     connectorTimeoutMs: int(env, 'CONNECTOR_TIMEOUT_MS', 15_000, 100),
+    edge: {
+      originSecret: str(env, 'ORIGIN_VERIFY_SECRET'),
+      originSecretId: str(env, 'ORIGIN_VERIFY_SECRET_ID'),
+    },
     summaryRefreshesPerHour: int(env, 'SUMMARY_REFRESHES_PER_HOUR', 30, 1, 10_000),
     connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
     seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },

@@ -121,7 +121,8 @@ export async function resolveRuntimeSecrets(cfg: Config, given?: CachedSecrets):
   const secretId = cfg.database?.secretId;
   const wantsJwt = !cfg.auth.jwtSecret && cfg.auth.jwtSecretId;
   const wantsDatabase = !cfg.databaseUrl && secretId;
-  if (!wantsJwt && !wantsDatabase) return { config: cfg };
+  const wantsOrigin = !cfg.edge.originSecret && cfg.edge.originSecretId;
+  if (!wantsJwt && !wantsDatabase && !wantsOrigin) return { config: cfg };
   const cache = given ?? runtimeSecretCache(cfg);
   let next = cfg;
   let databasePassword: RuntimeSecrets['databasePassword'];
@@ -131,6 +132,10 @@ export async function resolveRuntimeSecrets(cfg: Config, given?: CachedSecrets):
       `The secret ${cfg.auth.jwtSecretId} (JWT_SECRET_ID)`,
     );
     next = { ...next, auth: { ...next.auth, jwtSecret } };
+  }
+  if (wantsOrigin && cfg.edge.originSecretId) {
+    const originSecret = await cache.get(cfg.edge.originSecretId);
+    next = { ...next, edge: { ...next.edge, originSecret } };
   }
   if (wantsDatabase && secretId) {
     const secret = parseDatabaseSecret(secretId, await cache.get(secretId));

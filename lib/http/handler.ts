@@ -4,6 +4,7 @@ import {
   type AuthContainer,
   authentication,
   bodyParser,
+  edgeGuard,
   bodyValidation,
   type Event,
   problemErrors,
@@ -34,6 +35,7 @@ export function httpHandler(routes: Route[], container: AuthContainer) {
     .use(observability<Event, Result>())
     .use(routing(routes))
     .use(problemErrors())
+    .use(edgeGuard(container))
     .use(authentication(container))
     .use(inputGuard())
     .use(bodyParser())
@@ -50,7 +52,7 @@ export function httpHandler(routes: Route[], container: AuthContainer) {
         rawBody: s.rawBody,
         caller: s.caller,
         requestId: s.requestId,
-        sourceIp: event.requestContext?.http?.sourceIp,
+        sourceIp: s.sourceIp,
       });
       return toResult(value, s.requestId);
     });

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { config } from '../config/config';
 import type { Database } from '../db/database';
 import { authenticate } from '../identity/authenticate';
 import type { TokenService } from '../identity/tokens';
@@ -10,6 +11,7 @@ import { AppError, TooManyRequestsError, ValidationError } from '../shared/error
 import { type Logger, logger } from '../shared/logger';
 import { validate } from '../shared/validation';
 import { checkJsonBody, checkQuery, checkText } from './input-guard';
+import { clientAddress } from './edge-guard';
 import { HttpStatusError, type Problem, problemFor } from './problem';
 import { compileRoutes, matchRoute, type Route } from './router';
 
@@ -30,6 +32,8 @@ export interface HttpState {
   paramError?: Error;
   caller: Caller;
   body?: unknown;
+  /** The client's address: the viewer's behind the distribution, else API Gateway's sourceIp. */
+  sourceIp?: string;
 }
 
 type Req = Request<Event, Result, Error>;
@@ -131,7 +135,26 @@ export function problemErrors(): MiddlewareObj<Event, Result> {
 }
 
 /** What authentication needs of the container, handed in by the function (never fetched here). */
-export type AuthContainer = () => Promise<{ db: Database; tokens: TokenService }>;
+export type AuthContainer = () => Promise<{
+  db: Database;
+  tokens: TokenService;
+  config?: { edge?: { originSecret?: string } };
+}>;
+
+/**
+ * Before authentication, on every route (public ones too: sign-in is the one to protect): behind the
+ * distribution, a request without its secret is a 403 and the client's address is the viewer's.
+ */
+export function edgeGuard(container: AuthContainer): MiddlewareObj<Event, Result> {
+  return {
+    before: async (request) => {
+      const s = state(request);
+      const sourceIp = request.event.requestContext?.http?.sourceIp;
+      const secret = config().edge?.originSecret ?? (await container()).config?.edge?.originSecret;
+      s.sourceIp = clientAddress(s.headers, sourceIp, secret);
+    },
+  };
+}
 
 /** Bearer token or API key to a Caller (401), then the route's access level (403) before any input is read. */
 export function authentication(container: AuthContainer): MiddlewareObj<Event, Result> {

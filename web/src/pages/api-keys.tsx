@@ -9,6 +9,7 @@ import { useLoad } from '../lib/use-load';
 
 const PERMISSIONS = [
   ['read', 'Read data'],
+  ['write', 'Change filters, feedback, alerts and summaries'],
   ['process', 'Start jobs (load, process, custom load)'],
   ['admin', 'Administer'],
 ] as const;
