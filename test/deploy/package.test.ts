@@ -368,8 +368,38 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
         readable.some((r) => refTarget(r) === 'JwtSecret'),
         id,
       ).toBe(checksTokens);
+      // The distribution's origin secret likewise: ORIGIN_VERIFY_SECRET_ID for the HTTP functions only.
+      expect(
+        vars.ORIGIN_VERIFY_SECRET_ID === '' ? undefined : refTarget(vars.ORIGIN_VERIFY_SECRET_ID),
+        id,
+      ).toBe(checksTokens ? 'OriginVerifySecret' : undefined);
+      expect(
+        readable.some((r) => refTarget(r) === 'OriginVerifySecret'),
+        id,
+      ).toBe(checksTokens);
     }
-    const text = JSON.stringify(pkg.template);
+    // The one value resolved at deploy time: the origin-verify header CloudFront sends to the API (it
+    // lives in the distribution's configuration, never in a function's environment).
+    const api = resources.WebDistribution.Properties.DistributionConfig.Origins.find(
+      (o: Json) => o.Id === 'api',
+    );
+    expect(api.OriginCustomHeaders).toEqual([
+      {
+        HeaderName: 'X-Origin-Verify',
+        HeaderValue: { 'Fn::Sub': '{{resolve:secretsmanager:${OriginVerifySecret}:SecretString}}' },
+      },
+    ]);
+    const apiBehaviour = resources.WebDistribution.Properties.DistributionConfig.CacheBehaviors.find(
+      (b: Json) => b.PathPattern === '/api/*',
+    );
+    expect(apiBehaviour.FunctionAssociations[0].FunctionARN).toEqual({
+      'Fn::GetAtt': ['ApiViewerAddress', 'FunctionARN'],
+    });
+    expect(resources.ApiViewerAddress.Properties.FunctionCode).toContain(
+      "headers['x-viewer-address'] = { value: event.viewer.ip }",
+    );
+    const { WebDistribution: _distribution, ...others } = resources;
+    const text = JSON.stringify({ ...pkg.template, Resources: others });
     expect(text).not.toContain('{{resolve:');
     for (const value of Object.values(shellSentinels)) expect(text).not.toContain(value);
   });
