@@ -386,6 +386,7 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
     expect(api.OriginCustomHeaders).toEqual([
       {
         HeaderName: 'X-Origin-Verify',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub syntax, not JavaScript's
         HeaderValue: { 'Fn::Sub': '{{resolve:secretsmanager:${OriginVerifySecret}:SecretString}}' },
       },
     ]);
