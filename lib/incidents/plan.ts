@@ -154,7 +154,11 @@ export function splitOff(
     else if (apart(r)) continue;
     else stays.add(i);
   }
-  // The rest stay while linked to a record that stays (one pass per newly kept record).
+  // The rest stay while linked to a record that stays (links hold between windows that overlap or touch,
+  // as grouping compares them).
+  const slack = opts.grouping.slackDays;
+  const near = (a: MemberRecord, b: MemberRecord) =>
+    Math.max(a.startDay, b.startDay) <= Math.min(a.endDay, b.endDay) + slack;
   let grew = true;
   while (grew) {
     grew = false;
@@ -162,7 +166,7 @@ export function splitOff(
       if (stays.has(i)) continue;
       const r = records[i];
       for (const j of stays)
-        if (linked(r, records[j], opts.grouping)) {
+        if (near(r, records[j]) && linked(r, records[j], opts.grouping)) {
           stays.add(i);
           grew = true;
           break;
