@@ -155,6 +155,9 @@ describe(`every answer matches the OpenAPI document on ${backendName}`, () => {
     const query = { connector: 'demo_pgsql', query: 'SELECT * FROM answers_sales' };
     await ok('POST', '/api/v1/connectors/preview-query', { body: query });
     await ok('POST', '/api/v1/dataviews/preview-query', { body: query });
+    await ok('POST', '/api/v1/dataviews/draft-from-query', {
+      body: { ...query, name: 'answers_draft', domain: 'retail' },
+    });
     await ok('DELETE', '/api/v1/connectors/spare');
 
     await ok('GET', '/api/v1/settings/summarization');
@@ -196,6 +199,8 @@ describe(`every answer matches the OpenAPI document on ${backendName}`, () => {
     await ok('GET', '/api/v1/dataviews');
     await ok('GET', '/api/v1/dataviews?name=answers');
     await ok('GET', '/api/v1/dataviews/lite');
+    await ok('GET', '/api/v1/dataviews/definition-schema');
+    await ok('POST', '/api/v1/dataviews/validate', { body: fixtureDoc('retail.yaml') });
     await ok('GET', `/api/v1/dataviews/${view}/categories`);
 
     const views = await ok('GET', '/api/v1/dataviews/lite');
