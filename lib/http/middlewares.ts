@@ -150,7 +150,12 @@ export function edgeGuard(container: AuthContainer): MiddlewareObj<Event, Result
     before: async (request) => {
       const s = state(request);
       const sourceIp = request.event.requestContext?.http?.sourceIp;
-      const secret = config().edge?.originSecret ?? (await container()).config?.edge?.originSecret;
+      // The secret is in the environment, or in Secrets Manager when only its id is (read with the
+      // container's runtime secrets); without either (local stages) no request needs the container here.
+      const edge = config().edge;
+      const secret =
+        edge?.originSecret ??
+        (edge?.originSecretId ? (await container()).config?.edge?.originSecret : undefined);
       s.sourceIp = clientAddress(s.headers, sourceIp, secret);
     },
   };

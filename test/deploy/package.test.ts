@@ -257,6 +257,7 @@ describe.skipIf(skipReason)('the AWS package of a stage', () => {
           expect(resource, id).not.toBe('*');
           const runtime =
             refTarget(resource) === 'JwtSecret' ||
+            refTarget(resource) === 'OriginVerifySecret' ||
             String((resource as Json)['Fn::Sub']).endsWith(
               `:secret:anomaly-monitor/${STAGE}/database-??????`,
             );

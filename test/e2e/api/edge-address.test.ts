@@ -12,6 +12,7 @@ import { THROTTLE } from '../../../lib/identity/sign-in-throttle';
 import { viewerIp } from '../../../lib/http/edge-guard';
 import { backendName } from '../../support/db';
 import { ADMIN, startTestService, type TestService } from '../../support/service';
+import { config } from '../../../lib/config/config';
 
 type Res = { statusCode: number; headers?: Record<string, string>; body?: string };
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
@@ -65,8 +66,11 @@ describe(`the sign-in throttle behind the distribution on ${backendName}`, () =>
     // container is: read from ORIGIN_VERIFY_SECRET_ID at start (lib/config/runtime-secrets.ts).
     s = await startTestService();
     s.container.config.edge.originSecret = SECRET;
+    // The stage names the secret's id; only then does a request read it from the container.
+    config().edge.originSecretId = 'origin-verify';
   }, 180_000);
   afterAll(async () => {
+    delete config().edge.originSecretId;
     await s?.stop();
   });
 

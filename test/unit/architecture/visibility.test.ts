@@ -65,7 +65,6 @@ const READS_NO_VIEW_DATA: Record<string, string> = {
   'lib/filters/service.ts:toFilterRecord': 'shapes a filter row, reads nothing',
   'lib/filters/sharing.ts:getFilterShares': 'recipient user ids of a filter the caller sees',
   'lib/filters/sharing.ts:leaveFilter': 'removes the caller from the recipients',
-  'lib/filters/sharing.ts:listShareableUsers': 'user e-mail addresses to share with',
 };
 
 interface Fn {
