@@ -111,6 +111,12 @@ function conflicts(a: Int32Array, b: Int32Array): boolean {
   return false;
 }
 
+/** True when `inner` is `outer` or lies under it (each category `outer` fixes, `inner` fixes alike). */
+function within(outer: Int32Array, inner: Int32Array): boolean {
+  for (let k = 0; k < outer.length; k++) if (outer[k] !== 0 && outer[k] !== inner[k]) return false;
+  return true;
+}
+
 /** How far apart two relative changes may be and still be one movement of a broad change. */
 const BROAD_SPREAD = 3;
 
@@ -118,7 +124,8 @@ const BROAD_SPREAD = 3;
  * The members of a planned incident that its explanation shows to be other events, reached through a
  * chain of links (a city's spike during a chain-wide season: the city's aggregate moved with both; a
  * month-long record that overlaps a week-long event). Of the records that move like the head (its
- * measure, its direction, in its units), a record of another series is another event when
+ * measure, its direction, in its units), a record of another series stays when it lies within a
+ * specific root cause (it is the cause, or part of it), and is otherwise another event when
  *   - it lies outside every root cause (it fixes a category to another value than each cause does), or
  *   - most of its window lies outside the head's (a month's rise is not the week's spike), or
  *   - the cause is the broad series itself (everything moved alike) and its relative change is more than
@@ -148,7 +155,8 @@ export function splitOff(
       others.push(i);
       continue;
     }
-    if (r.seriesId === h.seriesId) stays.add(i);
+    if (r.seriesId === h.seriesId || (!x.broad && x.causes.some((c) => within(c.codes, r.codes))))
+      stays.add(i);
     else if (x.causes.every((c) => conflicts(c.codes, r.codes))) continue;
     else if (overlapDays(r, h) * 2 < r.endDay - r.startDay + 1) continue;
     else if (apart(r)) continue;
