@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)(
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Explorer', exact: true })
         .click();
-      const view = main.getByLabel('Data view');
+      const view = main.getByLabel('Data view', { exact: true });
       await view.waitFor();
       await expect.poll(() => view.locator('option').count()).toBeGreaterThan(1);
       const options = await view.locator('option').allTextContents();
