@@ -5,12 +5,11 @@
  */
 import { sql } from 'drizzle-orm';
 import type { AnomalyDeps } from '../anomalies/run';
-import { recordKey } from '../feedback/records';
 import type { AnomalyRecord } from '../filters/types';
 import type { SecretStore } from '../secrets/index';
 import type { Logger } from '../shared/logger';
 import { SEND_TIMEOUT_MS, SendDeferred, type SendOptions, send } from './channels';
-import type { AlertPayload } from './messages';
+import { type AlertPayload, alertKey } from './messages';
 import { findSubscription, type SubscriptionRow } from './repository';
 import { loadAlertSettings } from './settings';
 
@@ -58,7 +57,7 @@ export async function queueDelivery(
     VALUES (${sub.id}, ${kind}, ${JSON.stringify(payload)}::jsonb, ${now.toISOString()}::timestamptz) RETURNING id`);
   const id = Number(row.id);
   if (records.length && kind !== 'test') {
-    const keys = records.map((r) => sql`${recordKey(r)}`);
+    const keys = records.map((r) => sql`${alertKey(r)}`);
     await deps.db.rows(sql`UPDATE alert_sent_records SET delivery_id = ${id}
       WHERE subscription_id = ${sub.id} AND record_key IN (${sql.join(keys, sql`, `)})`);
   }

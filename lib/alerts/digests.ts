@@ -50,7 +50,7 @@ export function digestDue(
   return !sub.lastDigestAt || now.getTime() - Date.parse(sub.lastDigestAt) >= 2 * 3600_000;
 }
 
-/** One digest message with the records gathered since the last one (only those the subscriber can still read). */
+/** One digest message with the incidents gathered since the last one (only those the subscriber can still read). */
 export async function sendDigest(
   deps: AlertDeps,
   sub: SubscriptionRow,
@@ -67,7 +67,7 @@ export async function sendDigest(
     .map((r) => (typeof r.record === 'string' ? JSON.parse(r.record) : r.record) as AnomalyRecord)
     .filter((r) => caller !== undefined && canRead(caller, r.dataViewId));
   records.sort((a, b) => (b.sin ?? Number.NEGATIVE_INFINITY) - (a.sin ?? Number.NEGATIVE_INFINITY));
-  if (records.length === 0) return { subscriptionId: sub.id, newRecords: 0 };
+  if (records.length === 0) return { subscriptionId: sub.id, newIncidents: 0 };
   const id = await queueDelivery(deps, sub, 'digest', records, now);
   // Records the subscriber can no longer read are not kept for a later digest.
   await deps.db.rows(
@@ -75,8 +75,8 @@ export async function sendDigest(
   );
   return {
     subscriptionId: sub.id,
-    newRecords: records.length,
-    delivery: await attemptDelivery(deps, id, now, options),
+    newIncidents: records.length,
+    deliveries: [await attemptDelivery(deps, id, now, options)],
   };
 }
 

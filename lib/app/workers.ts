@@ -45,7 +45,14 @@ export function afterCycleHooks(c: Container): AfterCycleHook[] {
     { name: 'summaries', run: ({ view, log }) => regenerateSummariesForView(summaryDeps(c, log), view) },
     {
       name: 'alerts',
-      run: ({ view, log, signal }) => alertsAfterDetection(alertDeps(c, log), view, { signal }),
+      // One message per incident first seen in this cycle (none when the incidents hook failed).
+      run: ({ view, log, signal, earlier }) =>
+        alertsAfterDetection(
+          alertDeps(c, log),
+          view,
+          (earlier.incidents as { created?: number[] } | undefined)?.created ?? [],
+          { signal },
+        ),
     },
   ];
 }

@@ -16,6 +16,7 @@ import { createSubscription } from '../../lib/alerts/service';
 import { callerForUser } from '../../lib/identity/authenticate';
 import { setLogLevel } from '../../lib/shared/logger';
 import { addAnomalies, createView, type TestView } from '../integration/filters/fixtures';
+import { fixtureIncidents } from '../support/fixture-incidents';
 import { startTestService, type TestService } from '../support/service';
 
 setLogLevel('silent');
@@ -24,6 +25,7 @@ describe('alert targets that never finish', () => {
   let s: TestService;
   let view: TestView;
   let filterId = 0;
+  let newIncidents: number[] = [];
   let adminId = 0;
   let srv: Server;
   let port = 0;
@@ -63,6 +65,8 @@ describe('alert targets that never finish', () => {
     await addAnomalies(s.container.db, view, [
       { startDate: '2024-03-05', type: 'DOD', categories: { country: 'CZ' }, sin: 3 },
     ]);
+    // One incident, new to every subscription made below: alerts are run with it as this cycle's new incident.
+    newIncidents = (await fixtureIncidents(s.container.db, view)).created;
     const f = await s.call('POST', '/api/v1/anomaly-filters', {
       auth: s.adminToken,
       body: {
@@ -96,13 +100,13 @@ describe('alert targets that never finish', () => {
 
   it('a webhook that streams its answer forever: the send ends at its time limit and is retried later', async () => {
     const sub = await subscribe('/trickle');
-    const results = await alertsAfterDetection(deps(), {
-      id: view.id,
-      domain: 'retail',
-      name: 'slow_targets',
-    });
+    const results = await alertsAfterDetection(
+      deps(),
+      { id: view.id, domain: 'retail', name: 'slow_targets' },
+      newIncidents,
+    );
     const mine = results.find((r) => r.subscriptionId === sub.id);
-    expect(mine?.delivery).toMatchObject({
+    expect(mine?.deliveries?.[0]).toMatchObject({
       status: 'pending',
       error: expect.stringMatching(/no answer within 10000 ms/),
     });
@@ -117,12 +121,13 @@ describe('alert targets that never finish', () => {
     const results = await alertsAfterDetection(
       deps(),
       { id: view.id, domain: 'retail', name: 'slow_targets' },
+      newIncidents,
       { budgetMs: 150_000 },
     );
     expect(results).toHaveLength(SUBSCRIPTIONS);
-    const tried = results.filter((r) => /no answer within/.test(r.delivery?.error ?? ''));
+    const tried = results.filter((r) => /no answer within/.test(r.deliveries?.[0]?.error ?? ''));
     const deferred = results.filter((r) =>
-      /did not answer another message of this run/.test(r.delivery?.error ?? ''),
+      /did not answer another message of this run/.test(r.deliveries?.[0]?.error ?? ''),
     );
     // Not reached within the budget: the next cycle.
     const skipped = results.filter((r) => r.skipped);

@@ -23,6 +23,7 @@ import {
   type StoredAnomaly,
   type TestView,
 } from '../../integration/filters/fixtures';
+import { fixtureIncidents } from '../../support/fixture-incidents';
 import { startTestService, type TestService, USER } from '../../support/service';
 
 interface Hit {
@@ -98,7 +99,12 @@ describe('alerts on saved filters', () => {
     published = anomalies;
     await s.container.db.rows(sql.raw(`DELETE FROM ${ident(schemaNameFor(viewId))}.all_anomalies`));
     await addAnomalies(s.container.db, view, anomalies);
-    return alertsAfterDetection(alertDeps(s.container), { id: viewId, domain: 'retail', name: 'shop' });
+    const { created } = await fixtureIncidents(s.container.db, view);
+    return alertsAfterDetection(
+      alertDeps(s.container),
+      { id: viewId, domain: 'retail', name: 'shop' },
+      created,
+    );
   };
   const spike = (country: string | null, day: string, sin = 2): StoredAnomaly => ({
     startDate: day,
@@ -106,14 +112,14 @@ describe('alerts on saved filters', () => {
     categories: { country },
     sin,
   });
+  /**
+   * The incidents of a message by their first day (each spike here has a day of its own). The fixture views hold
+   * no series, so their root causes are not meaningful: the real cycle below checks those.
+   */
   const records = (hit: Hit) =>
-    (
-      JSON.parse(hit.body).records as Array<{
-        type: string;
-        startDate: string;
-        categories: { country: string | null };
-      }>
-    ).map((r) => `${r.categories.country ?? '*'} ${r.startDate}`);
+    (JSON.parse(hit.body).incidents as Array<{ startDate: string }>).map((i) => i.startDate);
+  const hitsOf = (subId: number, from = 0) =>
+    hook.hits.slice(from).filter((h) => h.headers['x-alert-subscription'] === String(subId));
 
   beforeAll(async () => {
     s = await startTestService();
@@ -220,7 +226,7 @@ describe('alerts on saved filters', () => {
     expect(other.status).toBe(400);
   });
 
-  it('sends exactly the new records once across two detection cycles, signed, and only what the subscriber can read', async () => {
+  it('sends one message per new incident once across detection cycles, signed, and only what the subscriber can read', async () => {
     const failingSub = await s.call('POST', `/api/v1/anomaly-filters/${filterId}/alerts`, {
       auth: s.adminToken,
       body: { channel: 'webhook', url: failing.url },
@@ -228,8 +234,8 @@ describe('alerts on saved filters', () => {
     failingSubId = failingSub.body.id;
     failing.failNext = 1;
 
-    // Cycle 1: a spike in CZ on 2024-01-20 (and in the total).
-    await cycle([spike('CZ', '2024-01-20', 3), spike(null, '2024-01-20')]);
+    // Cycle 1: a spike in CZ on 2024-01-20, an incident of its own.
+    await cycle([spike('CZ', '2024-01-20', 3)]);
     expect(hook.hits).toHaveLength(1);
     const hit1 = hook.hits[0];
     const expected = `sha256=${createHmac('sha256', userSub.secret).update(hit1.body).digest('hex')}`;
@@ -237,21 +243,85 @@ describe('alerts on saved filters', () => {
     const body1 = JSON.parse(hit1.body);
     expect(body1.filter).toEqual({ id: filterId, name: 'Everything in January' });
     expect(body1.links.filter).toContain(`/filters/${filterId}`);
-    expect(records(hit1).sort()).toEqual(['* 2024-01-20', 'CZ 2024-01-20']);
+    expect(body1).toMatchObject({ event: 'incident.new', count: 1 });
+    expect(body1.incidents[0].citation).toBe(`[incident ${viewId}:${body1.incidents[0].id}]`);
+    expect(body1.incidents[0].rootCauses.length).toBeGreaterThan(0);
+    expect(records(hit1)).toEqual(['2024-01-20']);
     expect(hit1.body).not.toContain('Zanzibar');
 
-    // Cycle 2 (re-detection, new ids): the same anomalies plus a new spike in DE on 2024-01-25.
-    await cycle([...published, spike('DE', '2024-01-25', 4), spike(null, '2024-01-25')]);
-    expect(hook.hits).toHaveLength(2);
-    const hit2 = hook.hits[1];
-    expect(hit2.headers['x-signature']).toBe(
-      `sha256=${createHmac('sha256', userSub.secret).update(hit2.body).digest('hex')}`,
-    );
-    expect(records(hit2).sort()).toEqual(['* 2024-01-25', 'DE 2024-01-25']);
+    // Cycle 2 (re-detection, new record ids): the same anomaly plus two new spikes, two new incidents: two messages.
+    await cycle([...published, spike('DE', '2024-01-25', 4), spike('AT', '2024-01-12', 2)]);
+    expect(hook.hits).toHaveLength(3);
+    for (const hit of hook.hits.slice(1))
+      expect(hit.headers['x-signature']).toBe(
+        `sha256=${createHmac('sha256', userSub.secret).update(hit.body).digest('hex')}`,
+      );
+    expect(
+      hook.hits
+        .slice(1)
+        .map((h) => records(h)[0])
+        .sort(),
+    ).toEqual(['2024-01-12', '2024-01-25']);
 
     // A third cycle with nothing new sends nothing.
     await cycle();
-    expect(hook.hits).toHaveLength(2);
+    expect(hook.hits).toHaveLength(3);
+  });
+
+  it('never sends an incident that only moved into the Top N, nor the current state to a new subscription', async () => {
+    // The top incident of a filter showing one row, dismissed: the next one moves into its Top 1 but is not new.
+    const top1 = await s.call('POST', '/api/v1/anomaly-filters', {
+      auth: s.userToken,
+      body: {
+        name: 'Top 1',
+        timeRange: 'Custom',
+        dateFrom: '2024-01-01',
+        dateTo: '2024-01-31',
+        limit: 1,
+        hideDismissed: true,
+      },
+    });
+    expect(top1.status, top1.text).toBe(201);
+    const sub = await s.call('POST', `/api/v1/anomaly-filters/${top1.body.id}/alerts`, {
+      auth: s.userToken,
+      body: { channel: 'webhook', url: hook.url },
+    });
+    const before = hook.hits.length;
+    // A new subscription starts from now: re-detecting what exists sends it nothing.
+    await cycle();
+    expect(hitsOf(sub.body.id, before)).toHaveLength(0);
+    await cycle([...published, spike('PL', '2024-01-27', 9), spike('SK', '2024-01-26', 8)]);
+    const first = hitsOf(sub.body.id, before);
+    expect(first.flatMap((h) => records(h))).toEqual(['2024-01-27']);
+    const run = await s.call('POST', '/api/v1/anomalies/query', {
+      auth: s.userToken,
+      body: { timeRange: 'Custom', dateFrom: '2024-01-01', dateTo: '2024-01-31' },
+    });
+    const pl = run.body.anomalies.find(
+      (a: { categories: { country: string } }) => a.categories.country === 'PL',
+    );
+    const put = await s.call('PUT', '/api/v1/anomalies/feedback', {
+      auth: s.userToken,
+      body: {
+        dataViewId: viewId,
+        seriesId: pl.seriesId,
+        measure: pl.measure,
+        type: pl.type,
+        startDate: pl.startDate,
+        status: 'not-anomaly',
+      },
+    });
+    expect(put.status, put.text).toBe(200);
+    await cycle();
+    // SK now leads the filter (it did not before), yet nothing is sent: it was first seen a cycle ago.
+    const shown = await s.call('GET', `/api/v1/anomalies/by-filter/${top1.body.id}`, {
+      auth: s.userToken,
+    });
+    expect(
+      shown.body.anomalies.map((a: { categories: { country: string } }) => a.categories.country),
+    ).toEqual(['SK']);
+    expect(hitsOf(sub.body.id, before)).toHaveLength(1);
+    await s.call('DELETE', `/api/v1/anomaly-filters/alerts/${sub.body.id}`, { auth: s.userToken });
   });
 
   it('posts a readable Slack message with the top records; the Slack URL is never answered back', async () => {
@@ -270,11 +340,18 @@ describe('alerts on saved filters', () => {
     expect(test.body).toMatchObject({ status: 'sent' });
     const slack = JSON.parse(hook.hits[before].body);
     expect(slack.text).toContain('Test alert for filter "Everything in January"');
-    // The next cycle sends this new subscription what it has not seen: the current records, as readable lines.
-    await cycle([...published]);
-    const lines = JSON.parse(hook.hits.at(-1)!.body).text as string;
-    expect(lines).toMatch(
-      /• DOD ▲ retail \/ shop \| country=DE \| 2024-01-25 \| actual 110 vs expected 100 \(\+10 %\) \| SIN 4/,
+    // The next cycle's new incident, as a readable line naming its citation, root cause and broad series.
+    await cycle([...published, spike('HU', '2024-01-29', 4)]);
+    // The user's webhook subscription hears of it too, in any order: the Slack message is the one with `text`.
+    const slackMessages = hook.hits
+      .slice(before + 1)
+      .map((h) => JSON.parse(h.body))
+      .filter((b) => typeof b.text === 'string');
+    expect(slackMessages).toHaveLength(1);
+    const msg = slackMessages[0];
+    expect(msg.text).toMatch(/New incident in "Everything in January": ▲ /);
+    expect(msg.text).toMatch(
+      /• \[incident \d+:\d+\] ▲ retail \/ shop \| root cause .+ \| broad series .+: actual [\d,.]+ vs expected [\d,.]+ \([+\d,.]+ %\) \| 2024-01-29 \| value DOD \| 1 record \| SIN 4/,
     );
     const list = await s.call('GET', '/api/v1/anomaly-filters/alerts', { auth: s.userToken });
     expect(list.text).not.toContain('XXXXsecretXXXX');
@@ -290,20 +367,15 @@ describe('alerts on saved filters', () => {
     const firstDelivery = deliveries.at(-1)!;
     expect(firstDelivery).toMatchObject({ status: 'pending', attempts: 1 });
     // Not due yet: nothing is retried at the same instant.
-    await alertsScheduleTick(alertDeps(s.container));
-    expect(
-      failing.hits.filter((h) =>
-        JSON.parse(h.body).records.some(
-          (r: { categories: { country: string } }) => r.categories.country === 'Zanzibar',
-        ),
-      ),
-    ).toHaveLength(0);
     const before = failing.hits.length;
+    await alertsScheduleTick(alertDeps(s.container));
+    expect(failing.hits.length).toBe(before);
     clock.set('2024-02-01T08:31:00Z');
     await alertsScheduleTick(alertDeps(s.container));
     expect(failing.hits.length).toBe(before + 1);
-    // The admin's subscription sees every view, so its first message carried the hr record too.
-    expect(failing.hits.at(-1)!.body).toContain('Zanzibar');
+    // The message that failed first: the CZ incident of the first cycle (only the cycled view's incidents, never hr's).
+    expect(records(failing.hits.at(-1)!)).toEqual(['2024-01-20']);
+    expect(failing.hits.map((h) => h.body).join()).not.toContain('Zanzibar');
     deliveries = (
       await s.call('GET', `/api/v1/anomaly-filters/alerts/${failingSubId}/deliveries`, { auth: s.adminToken })
     ).body;
@@ -341,9 +413,9 @@ describe('alerts on saved filters', () => {
     expect(sub.status).toBe(201);
     expect(sub.body.target).toBe(USER.email);
     mailSubId = sub.body.id;
-    await cycle();
+    await cycle([...published, spike('IT', '2024-01-05', 3), spike('ES', '2024-01-06', 2)]);
     const pending = await s.call('GET', `/api/v1/anomaly-filters/alerts/${mailSubId}`, { auth: s.userToken });
-    expect(pending.body.pendingDigest).toBe(4);
+    expect(pending.body.pendingDigest).toBe(2);
     expect(mails).toHaveLength(0);
     // 08:30 is not the digest hour; 09:05 is.
     await alertsScheduleTick(alertDeps(s.container));
@@ -362,7 +434,8 @@ describe('alerts on saved filters', () => {
     const decoded = Object.fromEntries(
       parts.map((m) => [m[1], Buffer.from(m[2].replace(/\r\n/g, ''), 'base64').toString('utf8')]),
     );
-    expect(decoded['text/plain']).toContain('Digest: 4 new anomalies in "Everything in January"');
+    expect(decoded['text/plain']).toContain('Digest: 2 new incidents in "Everything in January"');
+    expect(decoded['text/plain']).toMatch(/- \[incident \d+:\d+\] ▲ retail \/ shop \| root cause /);
     expect(decoded['text/plain']).toContain('https://monitor.example.com/filters/');
     expect(decoded['text/html']).toContain('<table');
     expect(decoded['text/plain']).not.toContain('Zanzibar');
@@ -416,27 +489,26 @@ describe('alerts on saved filters', () => {
     );
     expect(de2.id).not.toBe(de.id);
     expect(de2.feedback).toMatchObject({ status: 'expected', email: USER.email });
-    // A fresh subscription sends what is new to it, without the record marked expected.
+    // A fresh subscription gets what is new after it was made: the next new incident, nothing older.
     const sub = await s.call('POST', `/api/v1/anomaly-filters/${filterId}/alerts`, {
       auth: s.userToken,
       body: { channel: 'webhook', url: hook.url },
     });
     const before = hook.hits.length;
-    await cycle();
-    const mine = hook.hits
-      .slice(before)
-      .filter((h) => h.headers['x-alert-subscription'] === String(sub.body.id));
+    await cycle([...published, spike('FR', '2024-01-30', 5)]);
+    const mine = hitsOf(sub.body.id, before);
     expect(mine).toHaveLength(1);
-    expect(records(mine[0]).sort()).toEqual([
-      '* 2024-01-20',
-      '* 2024-01-25',
-      'CZ 2024-01-20',
-      'CZ 2024-01-28',
-    ]);
+    expect(records(mine[0])).toEqual(['2024-01-30']);
   });
 
   it('runs after a real load and detection cycle of the process job (the job detail reports it)', async () => {
-    const loaded = await loadedDetectionView(s.container.db, source, viewSpec([19], []));
+    const loaded = await loadedDetectionView(s.container.db, source, viewSpec([27], []));
+    // The administrator's subscription covers every view: it hears of the real cycle's incidents.
+    const sub = await s.call('POST', `/api/v1/anomaly-filters/${filterId}/alerts`, {
+      auth: s.adminToken,
+      body: { channel: 'webhook', url: hook.url },
+    });
+    const before = hook.hits.length;
     const job = { id: ++jobSeq, dataViewId: loaded, kind: 'Process', status: 'running' } as unknown as JobRow;
     const detail = (await processCycle(s.container, job, new AbortController().signal)) as Record<
       string,
@@ -445,5 +517,23 @@ describe('alerts on saved filters', () => {
     expect(detail.series).toBe(3);
     expect(Array.isArray(detail.alerts)).toBe(true);
     expect(Array.isArray(detail.summaries)).toBe(true);
+    // One message per incident first seen in this cycle, each naming its root cause: the CZ leaf moved the total.
+    const created = (detail.incidents as { created: number[] }).created;
+    const mine = hitsOf(sub.body.id, before).map((h) => JSON.parse(h.body));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine).toHaveLength(created.length);
+    expect(mine.map((m) => m.incidents[0].id).sort()).toEqual([...created].sort());
+    const spike = mine.find((m) => m.incidents[0].startDate === '2024-01-28');
+    expect(spike?.incidents[0]).toMatchObject({
+      dataViewId: loaded,
+      result: 'Positive',
+      broad: { categories: { country: null } },
+      rootCauses: [{ categories: { country: 'CZ' } }],
+    });
+    expect(spike?.incidents[0].size).toBeGreaterThanOrEqual(2);
+    // Detecting the same data again: nothing is new, nothing is sent.
+    const again = { ...job, id: ++jobSeq } as JobRow;
+    await processCycle(s.container, again, new AbortController().signal);
+    expect(hitsOf(sub.body.id, before)).toHaveLength(created.length);
   });
 });
