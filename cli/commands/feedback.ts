@@ -2,6 +2,7 @@
 import { type Command, Option } from 'commander';
 import { type Ctx, context, isoDate, positiveInt } from '../context';
 import { group } from '../help';
+import { CliError } from '../errors';
 import { type Column, col } from '../output';
 
 const base = '/api/v1/anomalies/feedback';
@@ -45,6 +46,7 @@ export function registerFeedback(program: Command): void {
     'mark anomaly records confirmed, expected or not an anomaly (kept across re-detection)',
     [
       'feedback set --dataview-id 4 --series-id 17 --type DOD --start-date 2025-03-02 --status expected --note "Promotion"',
+      'feedback incident --dataview-id 4 --incident-id 12 --status not-anomaly --note "Test traffic"',
       'feedback list --dataview-id 4 --status not-anomaly',
     ],
   );
@@ -112,6 +114,42 @@ export function registerFeedback(program: Command): void {
           },
         });
         one(ctx, saved, `Feedback ${saved.id}: ${saved.status}.`);
+      },
+    );
+
+  feedback
+    .command('incident')
+    .description(
+      'give or change the feedback on a whole incident: stored on every member record (every series, measure and level of the event); --remove takes it off',
+    )
+    .requiredOption('--dataview-id <id>', 'the data view', positiveInt)
+    .requiredOption('--incident-id <id>', "the incident's id (a record's incidentId)", positiveInt)
+    .addOption(new Option('--status <status>', 'the feedback').choices(STATUSES))
+    .option('--note <text>', 'optional note')
+    .option('--remove', 'remove the feedback given on the incident from every member')
+    .action(
+      async (
+        o: { dataviewId: number; incidentId: number; status?: string; note?: string; remove?: boolean },
+        cmd: Command,
+      ) => {
+        const ctx = context(cmd);
+        if (o.remove) {
+          await ctx.api.delete(`${base}/incident/${o.dataviewId}/${o.incidentId}`);
+          ctx.out.result({ deleted: true, incidentId: o.incidentId }, () =>
+            ctx.out.line(`Removed the feedback on incident ${o.incidentId}.`),
+          );
+          return;
+        }
+        if (!o.status) throw CliError.usage('Give --status (or --remove).');
+        const saved = await ctx.api.put(`${base}/incident`, {
+          body: { dataViewId: o.dataviewId, incidentId: o.incidentId, status: o.status, note: o.note ?? '' },
+        });
+        ctx.out.result(saved, () => {
+          ctx.out.line(
+            `Incident ${saved.incidentId}: ${saved.status} on ${saved.members.length} member record(s).`,
+          );
+          ctx.out.table(saved.members, columns, 'No members.');
+        });
       },
     );
 

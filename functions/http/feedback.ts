@@ -7,6 +7,11 @@ import {
   listFeedback,
   putFeedback,
 } from '../../lib/feedback/service';
+import {
+  deleteIncidentFeedback,
+  type IncidentFeedbackInput,
+  putIncidentFeedback,
+} from '../../lib/incidents/feedback';
 import { intParam, optionalInt } from '../../lib/http/params';
 import { noContent, type Route } from '../../lib/http/router';
 
@@ -38,6 +43,35 @@ export const routes: Route[] = [
     body: 'feedback-put',
     response: { status: 200, description: 'The stored feedback' },
     handle: async ({ caller, body }) => putFeedback(await serviceDb(), caller, body as FeedbackInput),
+  },
+  {
+    method: 'PUT',
+    path: `${base}/incident`,
+    access: 'write',
+    tag,
+    summary:
+      'Mark an incident confirmed, expected or not-anomaly (optional note): the feedback is stored on every member record (every series, measure and level of the event) and reaches members the event gains at later cycles',
+    body: 'feedback-incident-put',
+    response: { status: 200, description: 'The feedback stored on each member record' },
+    handle: async ({ caller, body }) =>
+      putIncidentFeedback(await serviceDb(), caller, body as IncidentFeedbackInput),
+  },
+  {
+    method: 'DELETE',
+    path: `${base}/incident/{dataViewId}/{incidentId}`,
+    access: 'write',
+    tag,
+    summary: 'Remove the feedback given on an incident from every member (its author or an admin)',
+    response: { status: 204, description: 'Removed' },
+    handle: async ({ caller, params }) => {
+      await deleteIncidentFeedback(
+        await serviceDb(),
+        caller,
+        intParam(params.dataViewId, 'dataViewId'),
+        intParam(params.incidentId, 'incidentId'),
+      );
+      return noContent();
+    },
   },
   {
     method: 'GET',

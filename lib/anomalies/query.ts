@@ -153,7 +153,9 @@ export async function readViewAnomalies(
   const span = spanOf?.span ?? null;
   if (span === null) return [];
   const selected = whereClause(view.schema, window, settings, categories, addDays(window.dateFrom, -span));
-  const where = settings.hideDismissed ? sql`${selected} AND ${notDismissedCondition(view.id)}` : selected;
+  const where = settings.hideDismissed
+    ? sql`${selected} AND ${notDismissedCondition(view.id, spanOf?.incidents ? view.schema : undefined)}`
+    : selected;
   const catColumns = view.categories.length
     ? sql.raw(view.categories.map((name, i) => `, m.${categoryColumn(name)} AS c${i}`).join(''))
     : sql``;

@@ -73,11 +73,14 @@ export function exclusionFlags(
   return out;
 }
 
-/** The exclusions of one view and measure from its stored feedback (confirmed and not-anomaly). */
+/**
+ * The exclusions of one view (for each of its measures) from its stored feedback (confirmed and not-anomaly) on any measure
+ * of a series: an event's days are kept out of the value's, the count's and the ratio's baselines alike, and
+ * a window marked not an anomaly does not come back as another measure's record.
+ */
 export async function feedbackExclusions(
   db: Database,
   viewId: number,
-  measure: 'value' | 'count' | 'ratio',
   dayIndex0: number,
   days: number,
   calendarFlags: Uint8Array | null,
@@ -85,7 +88,7 @@ export async function feedbackExclusions(
   if (days <= 0) return new Map();
   const rows = await db.rows<{ series_id: number; status: FeedbackDays['status']; s: string; e: string }>(sql`
     SELECT series_id, status, start_date::text AS s, end_date::text AS e FROM anomaly_feedback
-    WHERE data_view_id = ${viewId} AND measure = ${measure} AND status IN ('confirmed', 'not-anomaly')`);
+    WHERE data_view_id = ${viewId} AND status IN ('confirmed', 'not-anomaly')`);
   return exclusionFlags(
     rows.map((r) => ({
       seriesId: Number(r.series_id),

@@ -15,6 +15,7 @@ interface Raw {
   note: string;
   user_id: number | null;
   email: string;
+  incident_id: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -24,7 +25,7 @@ export type FeedbackRow = FeedbackRecord & { userId: number | null };
 // Text, made SQL where it is used: no drizzle call may run when a bundled module loads (see
 // lib/anomalies/query.ts).
 const COLUMNS = `id, data_view_id, series_id, measure, type, start_date::text AS start_date,
-  end_date::text AS end_date, status, note, user_id, email,
+  end_date::text AS end_date, status, note, user_id, email, incident_id,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
 
@@ -41,6 +42,7 @@ function toRow(r: Raw): FeedbackRow {
     note: r.note,
     userId: r.user_id === null ? null : Number(r.user_id),
     email: r.email,
+    incidentId: r.incident_id === null ? null : Number(r.incident_id),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -70,21 +72,81 @@ export async function findFeedbackById(db: Database, id: number): Promise<Feedba
 /** Inserts or replaces the feedback of a key; the author becomes the given user. */
 export async function upsertFeedback(
   db: Database,
-  k: FeedbackKey & { endDate: string; status: FeedbackStatus; note: string; userId: number; email: string },
-): Promise<number> {
+  k: FeedbackKey & {
+    endDate: string;
+    status: FeedbackStatus;
+    note: string;
+    userId: number | null;
+    email: string;
+    /** The incident the feedback was given on (null: on the record alone). */
+    incidentId?: number | null;
+  },
+  /** Keep a feedback that exists on the key (a later cycle's member joins an event's feedback, never overrides one). */
+  onlyIfAbsent = false,
+): Promise<number | null> {
   const [row] = await db.rows<{ id: number }>(sql`
-    INSERT INTO anomaly_feedback (data_view_id, series_id, measure, type, start_date, end_date, status, note, user_id, email)
+    INSERT INTO anomaly_feedback (data_view_id, series_id, measure, type, start_date, end_date, status, note, user_id, email, incident_id)
     VALUES (${k.dataViewId}, ${k.seriesId}, ${k.measure}, ${k.type}, ${k.startDate}::date, ${k.endDate}::date,
-            ${k.status}, ${k.note}, ${k.userId}, ${k.email})
-    ON CONFLICT (data_view_id, series_id, measure, type, start_date) DO UPDATE
+            ${k.status}, ${k.note}, ${k.userId}, ${k.email}, ${k.incidentId ?? null})
+    ON CONFLICT (data_view_id, series_id, measure, type, start_date) ${
+      onlyIfAbsent
+        ? sql`DO NOTHING`
+        : sql`DO UPDATE
       SET end_date = EXCLUDED.end_date, status = EXCLUDED.status, note = EXCLUDED.note,
-          user_id = EXCLUDED.user_id, email = EXCLUDED.email, updated_at = now()
+          user_id = EXCLUDED.user_id, email = EXCLUDED.email, incident_id = EXCLUDED.incident_id, updated_at = now()`
+    }
     RETURNING id`);
-  return Number(row.id);
+  return row ? Number(row.id) : null;
+}
+
+/** A feedback to add where its key has none. */
+export type NewFeedback = FeedbackKey & {
+  endDate: string;
+  status: FeedbackStatus;
+  note: string;
+  userId: number | null;
+  email: string;
+  incidentId: number | null;
+};
+
+/** Adds the feedback of each key that has none, in one statement; answers how many were added. */
+export async function insertFeedbackIfAbsent(db: Database, rows: readonly NewFeedback[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const payload = JSON.stringify(
+    rows.map((r) => ({
+      v: r.dataViewId,
+      s: r.seriesId,
+      m: r.measure,
+      t: r.type,
+      a: r.startDate,
+      b: r.endDate,
+      st: r.status,
+      n: r.note,
+      u: r.userId,
+      e: r.email,
+      i: r.incidentId,
+    })),
+  );
+  const added = await db.rows<{ id: number }>(sql`
+    INSERT INTO anomaly_feedback (data_view_id, series_id, measure, type, start_date, end_date, status, note, user_id, email, incident_id)
+    SELECT x.v, x.s, x.m, x.t, x.a, x.b, x.st, x.n, x.u, x.e, x.i
+    FROM jsonb_to_recordset(${payload}::jsonb) AS x(v int, s int, m text, t text, a date, b date, st text, n text, u int, e text, i int)
+    ON CONFLICT (data_view_id, series_id, measure, type, start_date) DO NOTHING
+    RETURNING id`);
+  return added.length;
+}
+
+/** The feedback of a view given on incidents (incident_id set), oldest first. */
+export async function incidentFeedbackOfView(db: Database, dataViewId: number): Promise<FeedbackRow[]> {
+  return selectFeedback(db, sql`data_view_id = ${dataViewId} AND incident_id IS NOT NULL`);
 }
 
 export async function deleteFeedbackRow(db: Database, id: number): Promise<void> {
   await db.rows(sql`DELETE FROM anomaly_feedback WHERE id = ${id}`);
+}
+
+export async function deleteFeedbackWhere(db: Database, where: SQL): Promise<void> {
+  await db.rows(sql`DELETE FROM anomaly_feedback WHERE ${where}`);
 }
 
 /** Feedback of the given views whose start date lies in [dateFrom, dateTo] (the keys of shown records). */

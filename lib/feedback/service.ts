@@ -88,14 +88,14 @@ export async function putFeedback(
       `Anomaly (data view ${key.dataViewId}, series ${key.seriesId}, ${key.measure}, ${key.type}, ${key.startDate})`,
     );
   const endDate = anomaly?.endDate ?? existing?.endDate ?? key.startDate;
-  const id = await upsertFeedback(db, {
+  const id = (await upsertFeedback(db, {
     ...key,
     endDate,
     status: input.status,
     note: (input.note ?? '').trim(),
     userId: caller.userId,
     email: caller.email,
-  });
+  })) as number;
   return toRecord((await findFeedbackById(db, id)) as FeedbackRow);
 }
 

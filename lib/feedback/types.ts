@@ -27,6 +27,8 @@ export interface RecordFeedback {
   /** The author's e-mail (the UI lets the author change it). */
   email: string;
   updatedAt: string;
+  /** The incident the feedback was given on (every member of it carries one), or null for a record's own. */
+  incidentId: number | null;
 }
 
 /** Feedback as the feedback endpoints answer it. */

@@ -147,6 +147,8 @@ export const RESPONSES: Record<string, ResponseDoc> = {
   'GET /api/v1/anomalies/feedback': { schema: list('feedback-record') },
   'PUT /api/v1/anomalies/feedback': { schema: ref('feedback-record') },
   'GET /api/v1/anomalies/feedback/{id}': { schema: ref('feedback-record') },
+  'PUT /api/v1/anomalies/feedback/incident': { schema: ref('incident-feedback') },
+  'DELETE /api/v1/anomalies/feedback/incident/{dataViewId}/{incidentId}': noContent,
 };
 
 /** Schemas of answers too small for a file of their own. */

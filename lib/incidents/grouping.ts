@@ -75,7 +75,10 @@ const days = (r: MemberRecord) => r.endDay - r.startDay + 1;
 const daily = (r: MemberRecord) => (r.changeCum ?? 0) / Math.max(1, days(r));
 
 /** Days the two windows share (0 when they only touch). */
-export function overlapDays(a: MemberRecord, b: MemberRecord): number {
+export function overlapDays(
+  a: Pick<MemberRecord, 'startDay' | 'endDay'>,
+  b: Pick<MemberRecord, 'startDay' | 'endDay'>,
+): number {
   return Math.max(0, Math.min(a.endDay, b.endDay) - Math.max(a.startDay, b.startDay) + 1);
 }
 

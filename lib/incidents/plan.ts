@@ -148,6 +148,10 @@ export function splitOff(
   };
   const stays = new Set<number>([plan.head]);
   const others: number[] = [];
+  const rest: number[] = [];
+  // The event's window: the head's and that of the members within a specific root cause (the cause's own
+  // records), so a record between the broad series and the cause is judged against the days the cause moved.
+  const window = { startDay: h.startDay, endDay: h.endDay };
   for (const i of plan.members) {
     if (i === plan.head) continue;
     const r = records[i];
@@ -155,10 +159,18 @@ export function splitOff(
       others.push(i);
       continue;
     }
-    if (r.seriesId === h.seriesId || (!x.broad && x.causes.some((c) => within(c.codes, r.codes))))
+    if (r.seriesId === h.seriesId || (!x.broad && x.causes.some((c) => within(c.codes, r.codes)))) {
       stays.add(i);
-    else if (x.causes.every((c) => conflicts(c.codes, r.codes))) continue;
-    else if (overlapDays(r, h) * 2 < r.endDay - r.startDay + 1) continue;
+      if (r.seriesId !== h.seriesId) {
+        window.startDay = Math.min(window.startDay, r.startDay);
+        window.endDay = Math.max(window.endDay, r.endDay);
+      }
+    } else rest.push(i);
+  }
+  for (const i of rest) {
+    const r = records[i];
+    if (x.causes.every((c) => conflicts(c.codes, r.codes))) continue;
+    else if (overlapDays(r, window) * 2 < r.endDay - r.startDay + 1) continue;
     else if (apart(r)) continue;
     else stays.add(i);
   }

@@ -3,6 +3,7 @@
  * stored with ids that last while the membership does (docs/incidents.md). An incident whose members
  * and head are those it had keeps its explanation; only new or changed ones read the leaves.
  */
+import { carryIncidentFeedback } from './feedback';
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/database';
 import { readSeries, type SeriesMeasure, type SeriesSource } from '../dataset/series-store';
@@ -337,6 +338,12 @@ export async function buildIncidents(
   const t3 = performance.now();
   const ids = await writeIncidents(db, schema, rows, jobId);
   const created = ids.filter((_, i) => rows[i].id === null);
+  // Feedback given on an event reaches the members it gained since (docs/feedback.md).
+  const feedbackCarried = await carryIncidentFeedback(
+    db,
+    view.id,
+    done.map((d, i) => ({ id: ids[i], members: d.plan.members.map((m) => records[m]) })),
+  );
   const t4 = performance.now();
   const ms = t4 - t0;
   const phases = {
@@ -351,6 +358,7 @@ export async function buildIncidents(
     incidents: rows.length,
     created: created.length,
     explained,
+    feedbackCarried,
     ms: Math.round(ms),
     phases,
   });

@@ -210,14 +210,7 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
           : plan.detectors.filter((d) => d.resolved.type !== 'cardinality'),
     ctx,
     calendarFlags,
-    exclusions: await feedbackExclusions(
-      db,
-      plan.viewId,
-      measure,
-      layout.dayIndex0,
-      layout.days,
-      calendarFlags,
-    ),
+    exclusions: await feedbackExclusions(db, plan.viewId, layout.dayIndex0, layout.days, calendarFlags),
     total: root ? rowValues(root, 0) : undefined,
     ws: new Workspace(),
   };

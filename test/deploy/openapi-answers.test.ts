@@ -305,6 +305,12 @@ describe(`every answer matches the OpenAPI document on ${backendName}`, () => {
     await ok('GET', `/api/v1/anomalies/feedback?dataViewId=${view}`);
     await ok('GET', `/api/v1/anomalies/feedback/${fb.body.id}`);
     await ok('DELETE', `/api/v1/anomalies/feedback/${fb.body.id}`);
+    if (a.incidentId) {
+      await ok('PUT', '/api/v1/anomalies/feedback/incident', {
+        body: { dataViewId: a.dataViewId, incidentId: a.incidentId, status: 'confirmed' },
+      });
+      await ok('DELETE', `/api/v1/anomalies/feedback/incident/${a.dataViewId}/${a.incidentId}`);
+    }
 
     await ok('GET', `${base}/${id}/summarization`);
     await ok('GET', `${base}/${id}/summarization/prompt`);

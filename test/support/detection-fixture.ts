@@ -17,7 +17,11 @@ export interface SourceSeries {
   categories: Record<string, string>;
   /** One value per day from the view's start; null = no source row that day. */
   values: Array<number | null>;
+  /** Optional count measure (column `nights`), one per day alongside `values`. */
+  counts?: number[];
 }
+
+const hasCounts = (o: { series: SourceSeries[] }) => o.series.some((s) => s.counts !== undefined);
 
 export interface DetectionViewOptions {
   name: string;
@@ -43,11 +47,13 @@ export async function writeSource(source: TestSource, o: DetectionViewOptions): 
     s.values.forEach((v, t) => {
       if (v === null) return;
       const values = cats.map((c) => `'${s.categories[c]}'`);
-      rows.push(`(${[ymd(day0 + t), ...values, v].join(', ')})`);
+      const count = hasCounts(o) ? [s.counts?.[t] ?? 0] : [];
+      rows.push(`(${[ymd(day0 + t), ...values, v, ...count].join(', ')})`);
     });
   }
+  const countColumn = hasCounts(o) ? ', nights double precision' : '';
   await source.exec(
-    `DROP TABLE IF EXISTS ${o.name}; CREATE TABLE ${o.name} (day integer, ${cats.map((c) => `${c} text`).join(', ')}, amount double precision);
+    `DROP TABLE IF EXISTS ${o.name}; CREATE TABLE ${o.name} (day integer, ${cats.map((c) => `${c} text`).join(', ')}, amount double precision${countColumn});
      INSERT INTO ${o.name} VALUES ${rows.join(',\n')};`,
   );
 }
@@ -57,8 +63,9 @@ export async function createDetectionView(db: Database, o: DetectionViewOptions)
   const cats = o.categories.map((c) => c.name);
   const id = await createDeployedView(db, {
     name: o.name,
-    loadQuery: `SELECT day, ${cats.join(', ')}, amount FROM ${o.name}`,
+    loadQuery: `SELECT day, ${cats.join(', ')}, amount${hasCounts(o) ? ', nights' : ''} FROM ${o.name}`,
     categories: o.categories,
+    ...(hasCounts(o) ? { countColumn: 'nights' } : {}),
   });
   const def: DataViewDefinition = definitionOf({ name: o.name, loadQuery: '', categories: o.categories });
   const [row] = await db.orm.select().from(dataViews).where(eq(dataViews.id, id));

@@ -14,6 +14,7 @@ import hardeningRound2 from './0011-hardening-round-2';
 import ratioMeasure from './0012-ratio-measure';
 import rateLimits from './0013-rate-limits';
 import seriesChunks from './0014-series-chunks';
+import incidentFeedback from './0015-incident-feedback';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -31,4 +32,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0012-ratio-measure', sql: ratioMeasure },
   { name: '0013-rate-limits', sql: rateLimits },
   { name: '0014-series-chunks', sql: seriesChunks },
+  { name: '0015-incident-feedback', sql: incidentFeedback },
 ];

@@ -12,6 +12,8 @@ export interface RecordFeedback {
   note: string;
   email: string;
   updatedAt: string;
+  /** The incident the feedback was given on (then every member of the incident carries it). */
+  incidentId?: number | null;
 }
 
 /** What the form needs of a record: its stable key and its current feedback. */
@@ -22,6 +24,8 @@ export interface FeedbackTarget {
   type: string;
   startDate: string;
   feedback?: RecordFeedback | null;
+  /** The record's incident: feedback may be given on the whole event. */
+  incidentId?: number | null;
 }
 
 export const FEEDBACK_LABELS: Record<FeedbackStatus, string> = {
@@ -44,21 +48,34 @@ export function FeedbackForm({
   const [note, setNote] = useState(current?.note ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const incidentId = record.incidentId ?? null;
+  const [onIncident, setOnIncident] = useState(incidentId !== null);
   const mine = current === null || current.email === me.email || isAdmin(me);
 
   const save = async () => {
     setBusy(true);
     setError(null);
     try {
-      const saved = await api<RecordFeedback>('PUT', '/anomalies/feedback', {
-        dataViewId: record.dataViewId,
-        seriesId: record.seriesId,
-        measure: record.measure ?? 'value',
-        type: record.type,
-        startDate: record.startDate,
-        status,
-        note,
-      });
+      const saved =
+        onIncident && incidentId !== null
+          ? ownOf(
+              await api<{ members: Array<RecordFeedback & KeyOf> }>('PUT', '/anomalies/feedback/incident', {
+                dataViewId: record.dataViewId,
+                incidentId,
+                status,
+                note,
+              }),
+              record,
+            )
+          : await api<RecordFeedback>('PUT', '/anomalies/feedback', {
+              dataViewId: record.dataViewId,
+              seriesId: record.seriesId,
+              measure: record.measure ?? 'value',
+              type: record.type,
+              startDate: record.startDate,
+              status,
+              note,
+            });
       setCurrent(saved);
       setEditing(false);
       onChanged?.(saved);
@@ -73,7 +90,12 @@ export function FeedbackForm({
     setBusy(true);
     setError(null);
     try {
-      await api('DELETE', `/anomalies/feedback/${current.id}`);
+      await api(
+        'DELETE',
+        current.incidentId
+          ? `/anomalies/feedback/incident/${record.dataViewId}/${current.incidentId}`
+          : `/anomalies/feedback/${current.id}`,
+      );
       setCurrent(null);
       setEditing(false);
       onChanged?.(null);
@@ -91,6 +113,9 @@ export function FeedbackForm({
         <p data-testid="feedback-current">
           <strong>{FEEDBACK_LABELS[current.status]}</strong>
           {current.note ? <> — {current.note}</> : null}{' '}
+          {current.incidentId ? (
+            <span className="muted">(on the whole incident #{current.incidentId}) </span>
+          ) : null}
           <span className="muted">
             by {current.email}, {current.updatedAt.slice(0, 10)}
           </span>
@@ -120,6 +145,12 @@ export function FeedbackForm({
               </label>
             ))}
           </fieldset>
+          {incidentId !== null && (
+            <label>
+              <input type="checkbox" checked={onIncident} onChange={(e) => setOnIncident(e.target.checked)} />{' '}
+              Apply to the whole incident #{incidentId} (every series, measure and level of the event)
+            </label>
+          )}
           <label>
             Note (optional)
             <input value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
@@ -151,6 +182,21 @@ export function FeedbackForm({
         )
       )}
     </div>
+  );
+}
+
+type KeyOf = { seriesId: number; measure: string; type: string; startDate: string };
+
+/** The member feedback of the record itself out of an incident feedback's answer (else its first). */
+function ownOf(answer: { members: Array<RecordFeedback & KeyOf> }, record: FeedbackTarget): RecordFeedback {
+  return (
+    answer.members.find(
+      (m) =>
+        m.seriesId === record.seriesId &&
+        m.measure === (record.measure ?? 'value') &&
+        m.type === record.type &&
+        m.startDate === record.startDate,
+    ) ?? answer.members[0]
   );
 }
 

@@ -1,0 +1,249 @@
+/**
+ * Feedback on an event (docs/feedback.md, "On an incident"): given on an incident, it is stored on every
+ * member record (every series, measure and level of it), naming the incident; after each detection cycle,
+ * a member of the same event that was not there when the feedback was given (another measure, another
+ * detector, a record that starts a day later) is given the same feedback, so an event dismissed once never
+ * comes back as another of its members.
+ */
+import { sql } from 'drizzle-orm';
+import { fromEpochDay, toEpochDay } from '../calendar/days';
+import { ident } from '../dataset/ddl';
+import type { Database } from '../db/database';
+import { readViews } from '../dataviews/scope';
+import {
+  deleteFeedbackWhere,
+  type FeedbackRow,
+  incidentFeedbackOfView,
+  insertFeedbackIfAbsent,
+  type NewFeedback,
+  selectFeedback,
+  upsertFeedback,
+} from '../feedback/repository';
+import { FEEDBACK_STATUSES, type FeedbackRecord, type FeedbackStatus } from '../feedback/types';
+import { type Caller, isAdmin, requireRead } from '../identity/caller';
+import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
+import type { MemberRecord } from './grouping';
+
+/** The body of PUT /anomalies/feedback/incident (schema `feedback-incident-put`). */
+export interface IncidentFeedbackInput {
+  dataViewId: number;
+  incidentId: number;
+  status: FeedbackStatus;
+  note?: string;
+}
+
+export interface IncidentFeedbackAnswer {
+  dataViewId: number;
+  incidentId: number;
+  status: FeedbackStatus;
+  note: string;
+  /** The feedback now stored on each member record of the incident. */
+  members: FeedbackRecord[];
+}
+
+interface MemberKeyRow {
+  series_id: number;
+  measure: 'value' | 'count' | 'ratio';
+  type: string;
+  s: string;
+  e: string;
+}
+
+const toRecord = ({ userId: _u, ...rest }: FeedbackRow): FeedbackRecord => rest;
+
+/**
+ * PUT /anomalies/feedback/incident: marks every member record of an incident confirmed, expected or not an
+ * anomaly, in one transaction. Anyone who can read the view may; where a member already carries another
+ * person's feedback only they or an administrator may change it (403 naming them, nothing written).
+ */
+export async function putIncidentFeedback(
+  db: Database,
+  caller: Caller,
+  input: IncidentFeedbackInput,
+): Promise<IncidentFeedbackAnswer> {
+  requireRead(caller);
+  if (!FEEDBACK_STATUSES.includes(input.status))
+    throw ValidationError.field('status', `must be one of ${FEEDBACK_STATUSES.join(', ')}`);
+  const [view] = await readViews(caller, db, { ids: [input.dataViewId], deployed: true });
+  const missing = new NotFoundError(
+    `Incident ${input.incidentId} of data view ${input.dataViewId} was not found.`,
+  );
+  if (!view) throw missing;
+  const hasColumn = await db.rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM information_schema.columns
+    WHERE table_schema = ${view.schema} AND table_name = 'all_anomalies' AND column_name = 'incident_id'`);
+  if (Number(hasColumn[0]?.n ?? 0) === 0) throw missing;
+  const members = await db.rows<MemberKeyRow>(sql`
+    SELECT series_id, coalesce(measure, 'value') AS measure, type, start_date::text AS s, end_date::text AS e
+    FROM ${sql.raw(`${ident(view.schema)}.all_anomalies`)} WHERE incident_id = ${input.incidentId} ORDER BY id`);
+  if (members.length === 0) throw missing;
+  const note = (input.note ?? '').trim();
+  return db.tx(async (tx) => {
+    const ids: number[] = [];
+    for (const m of members) {
+      const key = {
+        dataViewId: view.id,
+        seriesId: Number(m.series_id),
+        measure: m.measure,
+        type: m.type,
+        startDate: m.s,
+      };
+      const [existing] = await selectFeedback(
+        tx,
+        sql`data_view_id = ${key.dataViewId} AND series_id = ${key.seriesId} AND measure = ${key.measure}
+          AND type = ${key.type} AND start_date = ${key.startDate}::date`,
+      );
+      if (existing && !isAdmin(caller) && existing.userId !== caller.userId)
+        throw new ForbiddenError(
+          `A member of incident ${input.incidentId} carries feedback by ${existing.email}; only they or an administrator can change it.`,
+        );
+      const id = await upsertFeedback(tx, {
+        ...key,
+        endDate: m.e,
+        status: input.status,
+        note,
+        userId: caller.userId,
+        email: caller.email,
+        incidentId: input.incidentId,
+      });
+      if (id !== null) ids.push(id);
+    }
+    const rows = await selectFeedback(tx, sql`id = ANY(${`{${ids.join(',')}}`}::int[])`);
+    return {
+      dataViewId: view.id,
+      incidentId: input.incidentId,
+      status: input.status,
+      note,
+      members: rows.map(toRecord),
+    };
+  });
+}
+
+/** Feedback given on one incident, as the carry-over reads it. */
+interface EventFeedback {
+  incidentId: number;
+  status: FeedbackStatus;
+  note: string;
+  userId: number | null;
+  email: string;
+  series: Set<number>;
+  startDay: number;
+  endDay: number;
+}
+
+/** Pure: the feedback of a view given on incidents, one entry per incident (rows oldest first). */
+export function eventFeedback(rows: readonly FeedbackRow[]): EventFeedback[] {
+  const by = new Map<number, EventFeedback>();
+  for (const r of rows) {
+    if (r.incidentId === null) continue;
+    const s = toEpochDay(r.startDate);
+    const e = toEpochDay(r.endDate);
+    const f = by.get(r.incidentId);
+    if (!f) {
+      by.set(r.incidentId, {
+        incidentId: r.incidentId,
+        status: r.status,
+        note: r.note,
+        userId: r.userId,
+        email: r.email,
+        series: new Set([r.seriesId]),
+        startDay: s,
+        endDay: e,
+      });
+      continue;
+    }
+    f.series.add(r.seriesId);
+    f.startDay = Math.min(f.startDay, s);
+    f.endDay = Math.max(f.endDay, e);
+  }
+  return [...by.values()];
+}
+
+/**
+ * Pure: for each incident (its member records), the event feedback it continues, or undefined: one whose
+ * series it shares with a window that overlaps or touches (a day either side, as grouping compares records).
+ * The event feedback sharing the most member series wins.
+ */
+export function continuedFeedback(
+  incidents: ReadonlyArray<readonly MemberRecord[]>,
+  feedback: readonly EventFeedback[],
+): Array<EventFeedback | undefined> {
+  return incidents.map((members) => {
+    let best: EventFeedback | undefined;
+    let bestShared = 0;
+    for (const f of feedback) {
+      let shared = 0;
+      for (const m of members)
+        if (f.series.has(m.seriesId) && m.startDay <= f.endDay + 1 && m.endDay >= f.startDay - 1) shared++;
+      if (shared > bestShared) {
+        best = f;
+        bestShared = shared;
+      }
+    }
+    return best;
+  });
+}
+
+/**
+ * After a cycle's incidents are written: members of an event that has feedback, and that carry none of
+ * their own, are given it (never overriding a feedback on their key). Answers how many records got one.
+ */
+export async function carryIncidentFeedback(
+  db: Database,
+  viewId: number,
+  incidents: ReadonlyArray<{ id: number; members: readonly MemberRecord[] }>,
+): Promise<number> {
+  const feedback = eventFeedback(await incidentFeedbackOfView(db, viewId));
+  if (feedback.length === 0) return 0;
+  const continued = continuedFeedback(
+    incidents.map((i) => i.members),
+    feedback,
+  );
+  const rows: NewFeedback[] = [];
+  incidents.forEach((incident, i) => {
+    const f = continued[i];
+    if (!f) return;
+    for (const m of incident.members)
+      rows.push({
+        dataViewId: viewId,
+        seriesId: m.seriesId,
+        measure: m.measure as NewFeedback['measure'],
+        type: m.type,
+        startDate: fromEpochDay(m.startDay),
+        endDate: fromEpochDay(m.endDay),
+        status: f.status,
+        note: f.note,
+        userId: f.userId,
+        email: f.email,
+        // The event's feedback stays one: removing it (by the incident it was given on) removes it all.
+        incidentId: f.incidentId,
+      });
+  });
+  const added = await insertFeedbackIfAbsent(db, rows);
+  return added;
+}
+
+/**
+ * DELETE /anomalies/feedback/incident/{dataViewId}/{incidentId}: removes the feedback given on an incident
+ * from every member (its author or an administrator; 403 naming the author otherwise). Answers how many.
+ */
+export async function deleteIncidentFeedback(
+  db: Database,
+  caller: Caller,
+  dataViewId: number,
+  incidentId: number,
+): Promise<number> {
+  requireRead(caller);
+  const [view] = await readViews(caller, db, { ids: [dataViewId] });
+  const rows = view
+    ? await selectFeedback(db, sql`data_view_id = ${dataViewId} AND incident_id = ${incidentId}`)
+    : [];
+  if (rows.length === 0)
+    throw new NotFoundError(`Feedback on incident ${incidentId} of data view ${dataViewId} was not found.`);
+  const other = rows.find((r) => r.userId !== caller.userId);
+  if (other && !isAdmin(caller))
+    throw new ForbiddenError(
+      `Feedback on incident ${incidentId} was given by ${other.email}; only they or an administrator can remove it.`,
+    );
+  await deleteFeedbackWhere(db, sql`data_view_id = ${dataViewId} AND incident_id = ${incidentId}`);
+  return rows.length;
+}
