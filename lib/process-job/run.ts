@@ -49,7 +49,10 @@ export interface DetectionSummary {
   lastDate: string | null;
   detectors: number;
   shards: number;
+  /** Records this run published (kept ones not included): with keptAnomalies, what a query returns. */
   anomalies: number;
+  /** Records the detectors reported, before publishing left out the count records that echo a value record. */
+  detected: number;
   /** Older anomalies kept because they end before the scanned days (scanInLastNDays). */
   keptAnomalies: number;
   replacedFrom: string | null;
@@ -307,7 +310,11 @@ export async function publishRun(db: Database, plan: RunPlan, runId: number) {
     detectors: plan.detectors.map((d) => ({ index: d.index, code: d.resolved.impl.code })),
   });
   if (plan.cross) await pruneBaselines(db, plan.schema, runId);
-  return { kept: published.kept, replacedFrom: replaceFrom === null ? null : fromEpochDay(replaceFrom) };
+  return {
+    kept: published.kept,
+    inserted: published.inserted,
+    replacedFrom: replaceFrom === null ? null : fromEpochDay(replaceFrom),
+  };
 }
 
 /** The summary of a run, without the shard loop's counters. */
@@ -325,8 +332,12 @@ export function runSummary(
     lastDate: days > 0 ? fromEpochDay(dayIndex0 + days - 1) : null,
     detectors: plan.detectors.length,
     shards: plan.shards.length,
-    anomalies,
+    // What the view holds after this run, as a query counts it: this run's published records (a count
+    // record that only echoes a value record is not published) and those kept from before.
+    anomalies: published.inserted,
     keptAnomalies: published.kept,
+    // What the detectors reported before publishing (echoes included).
+    detected: anomalies,
     replacedFrom: published.replacedFrom,
     measures: plan.measures,
     incompleteDays: plan.incompleteDays,

@@ -29,7 +29,7 @@ function member(seriesId: number, start: string, end: string, measure = 'count')
   return {
     id: seriesId,
     seriesId,
-    codes: [seriesId],
+    codes: Int32Array.from([seriesId]),
     measure,
     type: 'DOD',
     result: 'Negative',
