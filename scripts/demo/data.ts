@@ -122,9 +122,20 @@ function seasonFactor(t: number): number {
 /** The injected anomalies, as offsets (days before the anchor) and effects. */
 function injections(anchor: number) {
   const at = (daysBefore: number) => anchor - daysBefore * DAY;
+  // A one-day rise inside the Black Friday week would be a rise on a day declared to sell more (a
+  // positive special date) and rightly not reported: such a spike moves to the nearest earlier day
+  // outside the week, so the demo shows it whatever day it is started.
+  const clear = (daysBefore: number) => {
+    let d = daysBefore;
+    const bfNear = (t: number) => Math.abs(t - blackFriday(new Date(t).getUTCFullYear())) / DAY <= 3;
+    while (bfNear(at(d))) d++;
+    return at(d);
+  };
+  const pragueSpike = clear(3);
+  const munichSpike = clear(365);
   return {
     list: [
-      { kind: 'spike', where: 'Prague / web', from: at(3), to: at(3) },
+      { kind: 'spike', where: 'Prague / web', from: pragueSpike, to: pragueSpike },
       { kind: 'drop', where: 'Berlin / store', from: at(9), to: at(9) },
       { kind: 'gap (missing days)', where: 'Graz / store', from: at(21), to: at(17) },
       { kind: 'mix shift (store to web)', where: 'Brno', from: at(14), to: anchor },
@@ -135,7 +146,7 @@ function injections(anchor: number) {
       { kind: 'level shift', where: 'Vienna / app', from: at(45), to: anchor },
       { kind: 'common shock (whole country down)', where: 'Germany', from: at(63), to: at(61) },
       { kind: 'temporary outage (level down)', where: 'Stuttgart / web', from: at(200), to: at(171) },
-      { kind: 'spike', where: 'Munich / store', from: at(365), to: at(365) },
+      { kind: 'spike', where: 'Munich / store', from: munichSpike, to: munichSpike },
       {
         kind: 'price cut (average order value -30 %, orders steady)',
         where: 'Munich / web',
@@ -145,7 +156,7 @@ function injections(anchor: number) {
     ],
     effect(t: number, city: string, country: string, channel: string): number | null {
       let f = 1;
-      if (city === 'Prague' && channel === 'web' && t === at(3)) f *= 3.2;
+      if (city === 'Prague' && channel === 'web' && t === pragueSpike) f *= 3.2;
       if (city === 'Berlin' && channel === 'store' && t === at(9)) f *= 0.25;
       if (city === 'Graz' && channel === 'store' && t >= at(21) && t <= at(17)) return null;
       if (city === 'Brno' && t >= at(14)) f *= channel === 'store' ? 0.75 : channel === 'web' ? 1.46 : 1;
@@ -156,7 +167,7 @@ function injections(anchor: number) {
       if (city === 'Vienna' && channel === 'app' && t >= at(45)) f *= 1.5;
       if (country === 'Germany' && t >= at(63) && t <= at(61)) f *= 0.7;
       if (city === 'Stuttgart' && channel === 'web' && t >= at(200) && t <= at(171)) f *= 0.6;
-      if (city === 'Munich' && channel === 'store' && t === at(365)) f *= 2.5;
+      if (city === 'Munich' && channel === 'store' && t === munichSpike) f *= 2.5;
       return f;
     },
     /** What a price change does to the revenue of an order: orders stay, the average order value moves. */
