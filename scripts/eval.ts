@@ -7,8 +7,9 @@
  *   npx tsx scripts/eval.ts --hotel              hotel-size cube (minutes; PGlite on disk)
  *   npx tsx scripts/eval.ts --retail             the second cube (retail, generated differently): incidents
  *   npx tsx scripts/eval.ts --synthetic          the per-type precision/recall on generated views
+ *   npx tsx scripts/eval.ts --measures           measures that are not counts: derived real series, a ratio cube (in process)
  *
- * Options: --datasets page_views,pedestrians,births; --views N and --seed S (synthetic);
+ * `--only real,cube,…` selects the same parts by name. Options: --datasets page_views,pedestrians,births; --views N and --seed S (synthetic);
  * --out FILE [--section after|before] (markdown between the section's markers). Without a
  * selection flag everything but --hotel runs.
  */
@@ -18,6 +19,8 @@ import { loadRealDatasets } from './eval/datasets';
 import { evaluateDataset, type RealResult, renderReal, runEngine, runService, variantsOf } from './eval/real';
 import { type CubeResult, cubeTargets, renderCube, runCube } from './eval/cube';
 import { incidentTargets, renderIncidents, runRetailCube } from './eval/incidents';
+import { evaluateMeasures, renderMeasures } from './eval/measures';
+import { renderRatioCube, runRatioCube } from './eval/ratio-eval';
 import { writeSection } from './eval/report';
 import { openServiceEnv } from './eval/service';
 import { HOTEL_CUBE, SMALL_CUBE } from './synthetic/cube';
@@ -29,6 +32,7 @@ interface Args {
   cube: boolean;
   hotel: boolean;
   retail: boolean;
+  measures: boolean;
   fast: boolean;
   datasets?: string[];
   views: number;
@@ -42,15 +46,22 @@ function parseArgs(argv: string[]): Args {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const has = (name: string) => argv.includes(name);
+  const only = get('--only')?.split(',') ?? [];
+  const has = (name: string) => argv.includes(name) || only.includes(name.slice(2));
   const anySelected =
-    has('--real') || has('--synthetic') || has('--cube') || has('--hotel') || has('--retail');
+    has('--real') ||
+    has('--synthetic') ||
+    has('--cube') ||
+    has('--hotel') ||
+    has('--retail') ||
+    has('--measures');
   return {
     real: has('--real') || !anySelected,
     synthetic: has('--synthetic') || !anySelected,
     cube: has('--cube') || !anySelected,
     hotel: has('--hotel'),
     retail: has('--retail'),
+    measures: has('--measures') || !anySelected,
     fast: has('--fast'),
     datasets: get('--datasets')?.split(','),
     views: Number(get('--views') ?? 60),
@@ -171,6 +182,21 @@ async function main() {
     } finally {
       await env.stop();
     }
+  }
+  if (args.measures) {
+    const t0 = performance.now();
+    const derived = loadRealDatasets(args.datasets).map((ds) => evaluateMeasures(ds));
+    for (const m of derived) for (const { area, check } of m.checks) targets.push({ area, ...check });
+    const ratio = runRatioCube();
+    for (const c of ratio.checks) targets.push({ area: `${ratio.name} (${ratio.series} series)`, ...c });
+    parts.push(
+      '### Measures that are not counts — engine in process',
+      '',
+      `Copies of the real series analysed as the value of a view whose count is the constant 1, detectors dod, wow, spike, dt, changepoint, gap, mom, qoq, mpy, cw on params {}; ${((performance.now() - t0) / 1000 - ratio.seconds).toFixed(1)} s.`,
+      '',
+      ...derived.map(renderMeasures),
+      renderRatioCube(ratio),
+    );
   }
   if (args.synthetic) parts.push(syntheticPrecisionRecall(args.views, args.seed));
   const text = [
