@@ -20,6 +20,7 @@ import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
 import { seriesSource } from '../dataset/series-store';
 import { buildIncidents } from '../incidents/step';
+import { runReplayJob } from '../replay/service';
 import { type AfterCycleHook, runAfterCycle } from './after-cycle';
 import type { Container } from './container';
 import { alertDeps, loadJobDeps, summaryDeps } from './deps';
@@ -63,12 +64,18 @@ function afterPublish(c: Container): AfterPublish {
   return (job, signal) => runAfterCycle({ readView, log: logger }, afterCycleHooks(c), job, signal);
 }
 
-/** The process worker's work on the job's own message: detection, then the hooks when it published here. */
+/**
+ * The process worker's work on the job's own message: detection, then the hooks when it published here; or a
+ * replay of a changed definition (lib/replay), which only compares.
+ */
 export async function processCycle(
   c: Container,
   job: JobRow,
   signal: AbortSignal,
 ): Promise<Record<string, unknown> | typeof DETACHED> {
+  // A replay travels on the process queue but publishes nothing: no after-cycle hook follows it.
+  if (job.kind === 'Replay')
+    return runReplayJob({ db: c.db, shardSize: c.config.detection.shardSize }, job, signal);
   const detail = await processJob(c, job, signal);
   if (detail === DETACHED) return detail;
   return { ...detail, ...(await afterPublish(c)(job, signal)) };

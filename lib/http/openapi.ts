@@ -160,7 +160,10 @@ export const QUERY_DOC: Record<string, { schema: Record<string, unknown>; descri
     schema: { enum: ['confirmed', 'expected', 'not-anomaly'] },
     description: 'Only feedback with this status',
   },
-  kind: { schema: { enum: ['Load', 'Process', 'CustomLoad'] }, description: 'Only jobs of this kind' },
+  kind: {
+    schema: { enum: ['Load', 'Process', 'CustomLoad', 'Replay'] },
+    description: 'Only jobs of this kind',
+  },
   type: { schema: str, description: "Detector type (e.g. DOD); default the view's first detector" },
   measure: {
     schema: { enum: ['value', 'count', 'ratio'] },

@@ -102,6 +102,7 @@ export async function getMonitoring(
         load: latestJobView(l?.newest.Load, label),
         customLoad: latestJobView(l?.newest.CustomLoad, label),
         process: latestJobView(l?.newest.Process, label),
+        replay: latestJobView(l?.newest.Replay, label),
       },
       loadedRows: summary?.rows ?? null,
       dataRows: summary?.dataRows ?? null,

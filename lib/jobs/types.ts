@@ -68,7 +68,13 @@ export interface MonitoringRow extends JobCounts {
   anomalies: number;
   lastJob: JobView | null;
   /** The newest job of each kind, so that a running detection does not hide the load's outcome. */
-  jobsByKind: { load: JobView | null; customLoad: JobView | null; process: JobView | null };
+  jobsByKind: {
+    load: JobView | null;
+    customLoad: JobView | null;
+    process: JobView | null;
+    /** The newest replay of a changed definition (lib/replay). */
+    replay?: JobView | null;
+  };
   /** Source rows of the last finished load; daily rows of its series (from the job record). */
   loadedRows: number | null;
   dataRows: number | null;
@@ -80,7 +86,7 @@ export interface Monitoring {
   dataViews: MonitoringRow[];
 }
 
-export const JOB_KINDS: readonly JobKind[] = ['Load', 'Process', 'CustomLoad'];
+export const JOB_KINDS: readonly JobKind[] = ['Load', 'Process', 'CustomLoad', 'Replay'];
 export const JOB_STATUSES: readonly JobStatus[] = ['pending', 'running', 'failed', 'finished'];
 
 export interface JobInfo {
@@ -138,5 +144,11 @@ export interface DataViewStatus {
   schedule: LoadSchedule;
   lastJob: JobInfo | null;
   /** The newest job of each kind: a running detection does not hide the load's outcome. */
-  jobs?: { load: JobInfo | null; customLoad: JobInfo | null; process: JobInfo | null };
+  jobs?: {
+    load: JobInfo | null;
+    customLoad: JobInfo | null;
+    process: JobInfo | null;
+    /** The newest replay of a changed definition (lib/replay). */
+    replay?: JobInfo | null;
+  };
 }

@@ -99,6 +99,7 @@ export async function getDataViewStatus(
       load: jobInfo(l?.newest.Load),
       customLoad: jobInfo(l?.newest.CustomLoad),
       process: jobInfo(l?.newest.Process),
+      replay: jobInfo(l?.newest.Replay),
     },
   };
 }

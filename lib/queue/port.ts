@@ -38,9 +38,12 @@ export interface JobQueue {
   redeliver(queue: QueueName, records: SQSRecord[]): Promise<void>;
 }
 
-/** The queue a job kind travels on. */
+/**
+ * The queue a job kind travels on: loads on `load`; detection and replays (detection in memory, lib/replay)
+ * on `process`, so that a replay never waits behind a load nor holds one up.
+ */
 export function queueOf(kind: JobKind): QueueName {
-  return kind === 'Process' ? 'process' : 'load';
+  return kind === 'Process' || kind === 'Replay' ? 'process' : 'load';
 }
 
 /** Parses a record body into a JobMessage; throws on anything else (a poisoned message). */

@@ -233,6 +233,15 @@ describe(`every answer matches the OpenAPI document on ${backendName}`, () => {
       'GET',
       `/api/v1/dataviews/${view}/series/${seriesId}?dateFrom=2024-01-20&dateTo=2024-02-10&type=DOD`,
     );
+    const stored = (await ok('GET', `/api/v1/dataviews/${view}`)).body;
+    // A replay checks the definition as saving does: the fixture's connector must exist.
+    await s.call('POST', '/api/v1/connectors', {
+      auth: s.adminToken,
+      body: { name: 'test_source', type: 'pgsql', configuration: { conn_string: source.connString } },
+    });
+    const replay = await ok('POST', `/api/v1/dataviews/${view}/replay`, { body: stored });
+    await queue.idle();
+    await ok('GET', `/api/v1/dataviews/${view}/replay/${replay.body.id}`);
     await ok('GET', `/api/v1/dataviews/${view}/explorer/tree`);
     await ok('GET', `/api/v1/dataviews/${view}/explorer/tree?c.country=CZ&dimension=city&limit=10`);
     await ok('GET', `/api/v1/dataviews/${view}/explorer/search?q=br`);

@@ -15,6 +15,7 @@ import ratioMeasure from './0012-ratio-measure';
 import rateLimits from './0013-rate-limits';
 import seriesChunks from './0014-series-chunks';
 import incidentFeedback from './0015-incident-feedback';
+import replays from './0016-replays';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -33,4 +34,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0013-rate-limits', sql: rateLimits },
   { name: '0014-series-chunks', sql: seriesChunks },
   { name: '0015-incident-feedback', sql: incidentFeedback },
+  { name: '0016-replays', sql: replays },
 ];

@@ -1,6 +1,6 @@
 import { integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
-export type JobKind = 'Load' | 'Process' | 'CustomLoad';
+export type JobKind = 'Load' | 'Process' | 'CustomLoad' | 'Replay';
 export type JobStatus = 'pending' | 'running' | 'failed' | 'finished';
 
 export const jobs = pgTable('jobs', {

@@ -41,6 +41,7 @@ const KINDS = [
   ['load', 'Load'],
   ['customLoad', 'Custom load'],
   ['process', 'Detection'],
+  ['replay', 'Replay'],
 ] as const;
 
 const n = (v: number) => v.toLocaleString('en-US');
@@ -117,7 +118,7 @@ export function JobsPanel({
       {s?.jobs && (
         <div className="kind-jobs">
           {KINDS.map(([k, label]) => (
-            <KindCard key={k} label={label} job={s.jobs![k]} />
+            <KindCard key={k} label={label} job={s.jobs![k] ?? null} />
           ))}
         </div>
       )}

@@ -1,0 +1,155 @@
+/**
+ * The difference between the anomalies a view holds and those a changed definition would publish. Pure:
+ * the same rules as publishing (lib/process-job/anomaly-publish.ts) applied to records in memory — a count
+ * record that echoes a value record is left out, and with scanInLastNDays the older records of detectors
+ * still defined are kept — then both sides matched by series, measure, type and start day.
+ */
+import type { ReplayChange, ReplayDiff, ReplayIncidents, ReplayRecord, ReplayTypeCount } from './types';
+
+/** Rows of each list an answer carries; the counts are always whole. */
+export const ROW_LIMIT = 500;
+
+/**
+ * Leaves out the count records whose days overlap a value record of the same series and result: the same
+ * event seen twice (anomaly-publish.ts STAGED_ROWS does this in SQL).
+ */
+export function foldCountEchoes(records: readonly ReplayRecord[]): ReplayRecord[] {
+  const values = new Map<number, ReplayRecord[]>();
+  for (const r of records) {
+    if (r.measure !== 'value') continue;
+    const list = values.get(r.seriesId);
+    if (list) list.push(r);
+    else values.set(r.seriesId, [r]);
+  }
+  return records.filter(
+    (r) =>
+      r.measure !== 'count' ||
+      !(values.get(r.seriesId) ?? []).some(
+        (v) => v.result === r.result && v.startDate <= r.endDate && r.startDate <= v.endDate,
+      ),
+  );
+}
+
+/**
+ * The stored records a publish would keep: with a replace day (scanInLastNDays), those ending before it whose
+ * detector (index and type) the definition still has; without one, none.
+ */
+export function keptRecords(
+  stored: readonly ReplayRecord[],
+  replaceFrom: string | null,
+  detectors: ReadonlyArray<{ index: number; code: string }>,
+): ReplayRecord[] {
+  if (replaceFrom === null || detectors.length === 0) return [];
+  const defined = new Set(detectors.map((d) => `${d.index}|${d.code}`));
+  return stored.filter((r) => r.endDate < replaceFrom && defined.has(`${r.detectorIndex}|${r.type}`));
+}
+
+const keyOf = (r: ReplayRecord) => `${r.seriesId}|${r.measure}|${r.type}|${r.startDate}`;
+
+/** Two numbers equal but for float noise; null only equals null. */
+function same(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** Whether a matched record differs in what a reader sees: its days, sign, values or change %. */
+export function recordChanged(before: ReplayRecord, after: ReplayRecord): boolean {
+  return (
+    before.endDate !== after.endDate ||
+    before.result !== after.result ||
+    !same(before.actualValue, after.actualValue) ||
+    !same(before.predictedValue, after.predictedValue) ||
+    !same(before.changePct, after.changePct)
+  );
+}
+
+const newestFirst = (a: ReplayRecord, b: ReplayRecord) =>
+  b.startDate.localeCompare(a.startDate) || a.seriesId - b.seriesId || a.type.localeCompare(b.type);
+
+/** The stored incidents whose members go or change; vanishing when every member goes. */
+function incidentsTouched(
+  before: readonly ReplayRecord[],
+  removed: readonly ReplayRecord[],
+  changed: readonly ReplayChange[],
+  limit: number,
+): ReplayIncidents {
+  const members = new Map<number, number>();
+  for (const r of before)
+    if (r.incidentId !== null) members.set(r.incidentId, (members.get(r.incidentId) ?? 0) + 1);
+  const gone = new Map<number, number>();
+  for (const r of removed)
+    if (r.incidentId !== null) gone.set(r.incidentId, (gone.get(r.incidentId) ?? 0) + 1);
+  const touched = new Set<number>(gone.keys());
+  for (const c of changed) if (c.before.incidentId !== null) touched.add(c.before.incidentId);
+  const vanishing = [...gone].filter(([id, n]) => n === members.get(id)).map(([id]) => id);
+  const rest = [...touched].filter((id) => !vanishing.includes(id));
+  return {
+    touched: touched.size,
+    vanishing: vanishing.length,
+    ids: [...vanishing.sort((a, b) => a - b), ...rest.sort((a, b) => a - b)].slice(0, limit),
+  };
+}
+
+/** Matches `before` (stored) and `after` (replayed) and counts the difference, overall and by type and measure. */
+export function diffRecords(
+  before: readonly ReplayRecord[],
+  after: readonly ReplayRecord[],
+  rowLimit = ROW_LIMIT,
+): ReplayDiff {
+  const waiting = new Map<string, ReplayRecord[]>();
+  for (const r of before) {
+    const list = waiting.get(keyOf(r));
+    if (list) list.push(r);
+    else waiting.set(keyOf(r), [r]);
+  }
+  const added: ReplayRecord[] = [];
+  const changed: ReplayChange[] = [];
+  let unchanged = 0;
+  for (const r of after) {
+    const list = waiting.get(keyOf(r));
+    const match = list?.shift();
+    if (!match) added.push(r);
+    else if (recordChanged(match, r)) changed.push({ before: match, after: r });
+    else unchanged++;
+  }
+  const removed = [...waiting.values()].flat();
+
+  const byType = new Map<string, ReplayTypeCount>();
+  const count = (r: ReplayRecord) => {
+    const k = `${r.type}|${r.measure}`;
+    let c = byType.get(k);
+    if (!c) {
+      c = { type: r.type, measure: r.measure, before: 0, after: 0, added: 0, removed: 0, changed: 0 };
+      byType.set(k, c);
+    }
+    return c;
+  };
+  for (const r of before) count(r).before++;
+  for (const r of after) count(r).after++;
+  for (const r of added) count(r).added++;
+  for (const r of removed) count(r).removed++;
+  for (const c of changed) count(c.after).changed++;
+
+  added.sort(newestFirst);
+  removed.sort(newestFirst);
+  changed.sort((a, b) => newestFirst(a.after, b.after));
+  return {
+    counts: {
+      before: before.length,
+      after: after.length,
+      added: added.length,
+      removed: removed.length,
+      changed: changed.length,
+      unchanged,
+    },
+    byType: [...byType.values()].sort(
+      (a, b) => a.measure.localeCompare(b.measure) || a.type.localeCompare(b.type),
+    ),
+    added: added.slice(0, rowLimit),
+    removed: removed.slice(0, rowLimit),
+    changed: changed.slice(0, rowLimit),
+    rowLimit,
+    truncated: added.length > rowLimit || removed.length > rowLimit || changed.length > rowLimit,
+    incidents: incidentsTouched(before, removed, changed, rowLimit),
+  };
+}

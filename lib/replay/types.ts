@@ -1,0 +1,93 @@
+/** Shapes of a replay: the records compared, the difference, and what the API answers. */
+import type { Measure } from '../process-job/anomaly-store';
+import type { JobView } from '../jobs/types';
+
+/** One anomaly record as a replay compares it (a stored record, or one the changed definition would publish). */
+export interface ReplayRecord {
+  seriesId: number;
+  measure: Measure;
+  type: string;
+  /** Position of its detector in analysis.detectors (of the stored or of the replayed definition). */
+  detectorIndex: number;
+  startDate: string;
+  endDate: string;
+  duration: number;
+  actualValue: number | null;
+  predictedValue: number | null;
+  changePct: number | null;
+  result: 'Positive' | 'Negative';
+  /** The stored record's incident (lib/incidents); null for a replayed record or one in no incident. */
+  incidentId: number | null;
+  /** Category values of the series (null = all); filled for the rows an answer shows. */
+  categories?: Record<string, string | null>;
+}
+
+/** A record found by both: the same series, measure, type and start, with other days, values or sign. */
+export interface ReplayChange {
+  before: ReplayRecord;
+  after: ReplayRecord;
+}
+
+/** Counts of one anomaly type in one measure. */
+export interface ReplayTypeCount {
+  type: string;
+  measure: Measure;
+  before: number;
+  after: number;
+  added: number;
+  removed: number;
+  changed: number;
+}
+
+/** The stored incidents the change touches: some of their members go or change; `vanishing`: all of them go. */
+export interface ReplayIncidents {
+  touched: number;
+  vanishing: number;
+  /** Ids of the touched incidents (at most the row limit), the vanishing first. */
+  ids: number[];
+}
+
+/** What a changed definition would do to the view's anomalies, as a replay found it. */
+export interface ReplayDiff {
+  counts: {
+    before: number;
+    after: number;
+    added: number;
+    removed: number;
+    changed: number;
+    unchanged: number;
+  };
+  byType: ReplayTypeCount[];
+  /** The rows, newest start first, at most `rowLimit` of each list (the counts are whole). */
+  added: ReplayRecord[];
+  removed: ReplayRecord[];
+  changed: ReplayChange[];
+  rowLimit: number;
+  truncated: boolean;
+  incidents: ReplayIncidents;
+}
+
+/** The run behind a replay: what it read and how long it took. */
+export interface ReplayRun {
+  series: number;
+  days: number;
+  shards: number;
+  firstDate: string | null;
+  lastDate: string | null;
+  measures: Measure[];
+  /** yyyy-MM-dd from which records are replaced (scanInLastNDays); null: all of them. */
+  replacedFrom: string | null;
+  readMs: number;
+  detectMs: number;
+  ms: number;
+}
+
+export interface ReplayResult extends ReplayDiff {
+  run: ReplayRun;
+}
+
+/** GET …/replay/{jobId}: the job (its status) and, once it finished, the difference. */
+export interface ReplayAnswer {
+  job: JobView;
+  result: ReplayResult | null;
+}

@@ -1,0 +1,177 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaNameFor } from '../../../lib/dataset/ddl';
+import { backendName } from '../../support/db';
+import { loadedDetectionView } from '../../support/detection-fixture';
+import { createTestSource, type TestSource } from '../../support/pipeline-source';
+import { localHarness, type QueueHarness } from '../../support/queue';
+import { startTestService, type TestService } from '../../support/service';
+
+const DAYS = 28; // 2024-01-01 (Monday) .. 2024-01-28
+/** Flat at 100, then `last` on 2024-01-26 (the noise model judges a day once it has about three weeks). */
+const spikeTo = (last: number) => Array.from({ length: DAYS }, (_, t) => (t === 25 ? last : 100));
+
+type Rec = { seriesId: number; type: string; startDate: string; categories?: Record<string, string | null> };
+const countries = (rows: Rec[]) => rows.map((r) => r.categories?.country ?? 'all').sort();
+
+describe(`replay of a changed definition on ${backendName}`, () => {
+  let s: TestService;
+  let source: TestSource;
+  let queue: QueueHarness;
+  let view: number;
+  const admin = () => s.adminToken;
+  const schema = () => schemaNameFor(view);
+
+  /** The stored records, as rows a reader could see change. */
+  const stored = () =>
+    s.testDb.db.rows<Record<string, unknown>>(
+      sql.raw(
+        `SELECT id, series_id, type, start_date::text, end_date::text, actual_value, predicted_value, sin, sim FROM ${schema()}.all_anomalies ORDER BY id`,
+      ),
+    );
+
+  /** The stored definition with the DOD threshold set to `pct`. */
+  async function withThreshold(pct: number): Promise<Record<string, unknown>> {
+    const def = (await s.call('GET', `/api/v1/dataviews/${view}`, { auth: admin() })).body;
+    def.analysis.detectors[0].params.percentualChange = pct;
+    return def;
+  }
+
+  async function replay(body: unknown) {
+    const queued = await s.call('POST', `/api/v1/dataviews/${view}/replay`, { auth: admin(), body });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+    expect(queued.body).toMatchObject({ kind: 'Replay', status: 'pending', dataViewId: view });
+    await queue.idle();
+    const answer = await s.call('GET', `/api/v1/dataviews/${view}/replay/${queued.body.id}`, {
+      auth: admin(),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.job).toMatchObject({ id: queued.body.id, kind: 'Replay', status: 'finished' });
+    return answer.body.result;
+  }
+
+  beforeAll(async () => {
+    s = await startTestService();
+    queue = localHarness();
+    await queue.install(s.container);
+    source = await createTestSource();
+    // CZ +100 %, DE +40 %, FR +25 % on 2024-01-26; the total +55 %.
+    view = await loadedDetectionView(s.testDb.db, source, {
+      name: 'replay_spikes',
+      categories: [{ name: 'country' }],
+      detectors: [{ type: 'dod', params: { percentualChange: 30 } }],
+      series: [
+        { categories: { country: 'CZ' }, values: spikeTo(200) },
+        { categories: { country: 'DE' }, values: spikeTo(140) },
+        { categories: { country: 'FR' }, values: spikeTo(125) },
+      ],
+    });
+    // The fixture's definition names this connector; a replay checks the definition as saving does.
+    const connector = await s.call('POST', '/api/v1/connectors', {
+      auth: admin(),
+      body: { name: 'test_source', type: 'pgsql', configuration: { conn_string: source.connString } },
+    });
+    expect(connector.status).toBe(201);
+    const processed = await s.call('POST', `/api/v1/dataviews/${view}/jobs/process`, { auth: admin() });
+    expect(processed.status).toBe(202);
+    await queue.idle();
+  }, 120_000);
+  afterAll(async () => {
+    await queue.stop();
+    await source.stop();
+    await s.stop();
+  });
+
+  it('the same definition replays to no difference', async () => {
+    const result = await replay(await withThreshold(30));
+    expect(result.counts).toMatchObject({ added: 0, removed: 0, changed: 0 });
+    expect(result.counts.before).toBeGreaterThan(0);
+    expect(result.counts.unchanged).toBe(result.counts.before);
+  });
+
+  it('a higher threshold removes the smaller spike, and nothing is published', async () => {
+    const before = await stored();
+    const result = await replay(await withThreshold(50));
+    expect(countries(result.removed)).toEqual(['DE']);
+    expect(result.removed[0]).toMatchObject({ type: 'DOD', startDate: '2024-01-26', result: 'Positive' });
+    expect(result.added).toEqual([]);
+    expect(result.counts).toMatchObject({ removed: 1, added: 0 });
+    expect(result.counts.after).toBe(result.counts.before - 1);
+    expect(result.byType).toContainEqual(
+      expect.objectContaining({ type: 'DOD', measure: 'value', removed: 1, added: 0 }),
+    );
+    expect(result.run).toMatchObject({ series: 4, days: DAYS, firstDate: '2024-01-01' });
+    // Nothing users see changed: the records, every figure of them, and no table left behind.
+    expect(await stored()).toEqual(before);
+    const tables = await s.testDb.db.rows<{ table_name: string }>(
+      sql`SELECT table_name FROM information_schema.tables WHERE table_schema = ${schema()} AND table_name LIKE 'anomalies_%'`,
+    );
+    expect(tables).toEqual([]);
+    const [{ n }] = await s.testDb.db.rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM alert_deliveries`,
+    );
+    expect(Number(n)).toBe(0);
+  });
+
+  it('a lower threshold adds the smallest spike; the YAML document is accepted as well', async () => {
+    const yaml = await s.call('GET', `/api/v1/dataviews/${view}`, {
+      auth: admin(),
+      headers: { accept: 'application/yaml' },
+    });
+    const text = String(yaml.body).replace(/percentualChange: 30/, 'percentualChange: 20');
+    expect(text).toContain('percentualChange: 20');
+    const queued = await s.call('POST', `/api/v1/dataviews/${view}/replay`, {
+      auth: admin(),
+      body: text,
+      headers: { 'content-type': 'application/yaml' },
+    });
+    expect(queued.status).toBe(202);
+    await queue.idle();
+    const answer = await s.call('GET', `/api/v1/dataviews/${view}/replay/${queued.body.id}`, {
+      auth: admin(),
+    });
+    expect(countries(answer.body.result.added)).toEqual(['FR']);
+    expect(answer.body.result.removed).toEqual([]);
+  });
+
+  it('status shows the replay job, and loads and detection are not held up by it', async () => {
+    const status = await s.call('GET', `/api/v1/dataviews/${view}/status`, { auth: admin() });
+    expect(status.body.jobs.replay).toMatchObject({ kind: 'Replay', status: 'finished' });
+    const jobs = await s.call('GET', `/api/v1/jobs?dataViewId=${view}&kind=Replay`, { auth: admin() });
+    expect(jobs.body.length).toBe(3);
+    expect(jobs.body[0].message).toMatch(/added/);
+    // A replay waiting in the queue does not stop a load from being queued.
+    const waiting = await s.call('POST', `/api/v1/dataviews/${view}/replay`, {
+      auth: admin(),
+      body: await withThreshold(40),
+    });
+    const load = await s.call('POST', `/api/v1/dataviews/${view}/jobs/load`, { auth: admin() });
+    expect(load.status).toBe(202);
+    await queue.idle();
+    const done = await s.call('GET', `/api/v1/jobs/${waiting.body.id}`, { auth: admin() });
+    expect(done.body.status).toBe('finished');
+  });
+
+  it('refuses a bad definition naming the field, a locked field, and a replay of another view', async () => {
+    const bad = await withThreshold(30);
+    (
+      bad as { analysis: { detectors: Array<{ params: Record<string, unknown> }> } }
+    ).analysis.detectors[0].params.percentualChange = 'high';
+    const r = await s.call('POST', `/api/v1/dataviews/${view}/replay`, { auth: admin(), body: bad });
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(r.body.errors)).toContain('percentualChange');
+
+    const locked = await withThreshold(30);
+    (locked as { metadata: { name: string } }).metadata.name = 'renamed';
+    const l = await s.call('POST', `/api/v1/dataviews/${view}/replay`, { auth: admin(), body: locked });
+    expect(l.status).toBe(409);
+
+    const missing = await s.call('GET', `/api/v1/dataviews/${view}/replay/999999`, { auth: admin() });
+    expect(missing.status).toBe(404);
+    const user = await s.call('POST', `/api/v1/dataviews/${view}/replay`, {
+      auth: s.userToken,
+      body: await withThreshold(30),
+    });
+    expect(user.status).toBe(403);
+  });
+});
