@@ -100,17 +100,19 @@ export function unpackChunk(
   values: Float64Array,
   cnts: Float64Array | null,
   presentOut: Uint8Array,
+  /** The chunk's day that value[0] and cnt[0] hold (a slice of the chunk read for a window), else 0. */
+  from = 0,
 ): void {
-  const length = Math.min(CHUNK_DAYS, value.byteLength >> 3);
+  const length = Math.min(CHUNK_DAYS, from + (value.byteLength >> 3));
   const v = new DataView(value.buffer, value.byteOffset, value.byteLength);
   const c = cnt && cnts ? new DataView(cnt.buffer, cnt.byteOffset, cnt.byteLength) : null;
-  const lo = Math.max(0, -shift);
+  const lo = Math.max(from, -shift);
   const hi = Math.min(length, span - shift);
   for (let t = lo; t < hi; t++) {
     if ((present[t >> 3] & (1 << (t & 7))) === 0) continue;
     const i = base + shift + t;
-    values[i] = v.getFloat64(t * 8, false);
-    if (c && cnts) cnts[i] = c.getFloat64(t * 8, false);
+    values[i] = v.getFloat64((t - from) * 8, false);
+    if (c && cnts) cnts[i] = c.getFloat64((t - from) * 8, false);
     presentOut[i] = 1;
   }
 }

@@ -20,7 +20,7 @@ import { ownBaseline } from './grouping';
 import { contains, isLeaf } from './lattice';
 import { historyDays, type LeafDays, leafChanges } from './leaf-window';
 import { latticeOf } from './step';
-import { readCatalog, type SeriesCatalog } from './store';
+import { cachedCatalog, type SeriesCatalog } from './store';
 import type { Categories } from './types';
 
 export interface ContributionValueAnswer {
@@ -109,9 +109,10 @@ async function anomalyOfWindow(
   r: ContributionsRequest,
 ): Promise<AnomalyBaseline | null> {
   const s = ident(schema);
+  // The catalog, not information_schema (a view over every table, slow on a server with many schemas).
   const [{ t }] = await db.rows<{ t: boolean }>(
-    sql`SELECT to_regclass(${`${s}.incidents`}) IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns
-      WHERE table_schema = ${schema} AND table_name = 'all_anomalies' AND column_name = 'incident_id') AS t`,
+    sql`SELECT to_regclass(${`${s}.incidents`}) IS NOT NULL AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
+      WHERE attrelid = to_regclass(${`${s}.all_anomalies`}) AND attname = 'incident_id' AND NOT attisdropped) AS t`,
   );
   const head = t
     ? `EXISTS (SELECT 1 FROM ${s}.incidents i WHERE i.id = a.incident_id AND i.head_series_id = a.series_id
@@ -152,7 +153,7 @@ export async function seriesContributions(
   const r = parseContributionsQuery(names, query);
   if (r.measure === 'count' && !view.definition.source?.countColumn)
     throw ValidationError.field('measure', 'this data view has no count measure (source.countColumn)');
-  const catalog = await readCatalog(c.db, view.schema, names);
+  const catalog = await cachedCatalog(c.db, view.schema, names);
   const row = seriesRow(catalog, names, r.categories);
   const seriesId = catalog.ids[row];
   const codes = catalog.codes[row];

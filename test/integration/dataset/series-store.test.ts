@@ -193,10 +193,11 @@ describe(`reading a view's series on ${backendName}`, () => {
         windowOnly: true,
       });
     const windowed = await only(spy(t.db, 'pglite'));
-    expect(asked.length).toBe(1 + 2 * Math.ceil(reversed.length / PGLITE_READ_SERIES));
+    // Zero-filled gaps need no day before the window: no neighbour statements.
+    expect(asked.length).toBe(1 + Math.ceil(reversed.length / PGLITE_READ_SERIES));
     asked.length = 0;
     expect(await only(spy(t.db, 'postgres'))).toEqual(windowed);
-    expect(asked.length).toBe(3);
+    expect(asked.length).toBe(2);
     expect(windowed).toEqual(whole);
     expect(chunked[0].values[0 * DAYS + 3]).toBe(200 * 10 + 3);
     expect(chunked[0].valuePerEvent?.[99]).toBeCloseTo((101 * 10 * DAYS + 45) / 15, 9);
