@@ -6,6 +6,7 @@ import { group } from '../help';
 import { type Column, col } from '../output';
 import { registerDataViewContributions } from './dataview-contributions';
 import { registerDataViewJobs } from './dataview-jobs';
+import { registerDataViewReplay } from './dataview-replay';
 
 const base = '/api/v1/dataviews';
 
@@ -56,6 +57,7 @@ export function registerDataViews(program: Command): void {
       'dataviews update retail/retail_sales --file retail.yaml',
       'dataviews deploy 4 && service-cli dataviews enable 4',
       'dataviews jobs-load retail/retail_sales --wait',
+      'dataviews replay retail/retail_sales --file retail.yaml',
       "dataviews contributions demo/store_sales --categories 'country=Austria' --from 2026-10-05 --to 2026-10-11",
     ],
   );
@@ -194,5 +196,6 @@ export function registerDataViews(program: Command): void {
     });
 
   registerDataViewJobs(dataviews);
+  registerDataViewReplay(dataviews);
   registerDataViewContributions(dataviews);
 }
