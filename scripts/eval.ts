@@ -8,6 +8,7 @@
  *   npx tsx scripts/eval.ts --retail             the second cube (retail, generated differently): incidents
  *   npx tsx scripts/eval.ts --synthetic          the per-type precision/recall on generated views
  *   npx tsx scripts/eval.ts --measures           measures that are not counts: derived real series, a ratio cube (in process)
+ *   npx tsx scripts/eval.ts --measures --service the derived real series through the service (the ratio cube in process)
  *
  * `--only real,cube,…` selects the same parts by name. Options: --datasets page_views,pedestrians,births; --views N and --seed S (synthetic);
  * --out FILE [--section after|before] (markdown between the section's markers). Without a
@@ -19,7 +20,12 @@ import { loadRealDatasets } from './eval/datasets';
 import { evaluateDataset, type RealResult, renderReal, runEngine, runService, variantsOf } from './eval/real';
 import { type CubeResult, cubeTargets, renderCube, runCube } from './eval/cube';
 import { incidentTargets, renderIncidents, runRetailCube } from './eval/incidents';
-import { evaluateMeasures, renderMeasures } from './eval/measures';
+import {
+  evaluateMeasures,
+  evaluateMeasuresService,
+  type MeasuresResult,
+  renderMeasures,
+} from './eval/measures';
 import { renderRatioCube, runRatioCube } from './eval/ratio-eval';
 import { writeSection } from './eval/report';
 import { openServiceEnv } from './eval/service';
@@ -33,6 +39,7 @@ interface Args {
   hotel: boolean;
   retail: boolean;
   measures: boolean;
+  service: boolean;
   fast: boolean;
   datasets?: string[];
   views: number;
@@ -62,6 +69,7 @@ function parseArgs(argv: string[]): Args {
     hotel: has('--hotel'),
     retail: has('--retail'),
     measures: has('--measures') || !anySelected,
+    service: has('--service'),
     fast: has('--fast'),
     datasets: get('--datasets')?.split(','),
     views: Number(get('--views') ?? 60),
@@ -185,12 +193,21 @@ async function main() {
   }
   if (args.measures) {
     const t0 = performance.now();
-    const derived = loadRealDatasets(args.datasets).map((ds) => evaluateMeasures(ds));
+    const derived: MeasuresResult[] = [];
+    if (args.service) {
+      const env = await openServiceEnv();
+      try {
+        for (const ds of loadRealDatasets(args.datasets))
+          derived.push(await evaluateMeasuresService(env, ds));
+      } finally {
+        await env.stop();
+      }
+    } else for (const ds of loadRealDatasets(args.datasets)) derived.push(evaluateMeasures(ds));
     for (const m of derived) for (const { area, check } of m.checks) targets.push({ area, ...check });
     const ratio = runRatioCube();
     for (const c of ratio.checks) targets.push({ area: `${ratio.name} (${ratio.series} series)`, ...c });
     parts.push(
-      '### Measures that are not counts — engine in process',
+      `### Measures that are not counts — ${args.service ? 'copies through the service (source table, pgsql connector, load job, process job, all_anomalies), the ratio cube in process' : 'engine in process'}`,
       '',
       `Copies of the real series analysed as the value of a view whose count is the constant 1, detectors dod, wow, spike, dt, changepoint, gap, mom, qoq, mpy, cw on params {}; ${((performance.now() - t0) / 1000 - ratio.seconds).toFixed(1)} s.`,
       '',

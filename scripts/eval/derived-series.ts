@@ -11,6 +11,8 @@ import type { Dataset, RealSeries } from './datasets';
 export interface Derivation {
   /** Short name, e.g. 'average'. */
   name: string;
+  /** The name as a lower-case identifier (a source table's and a data view's). */
+  slug: string;
   /** What the copy is, for the report. */
   describe: string;
   /** True for a plain change of unit (the same days should be flagged as on the original). */
@@ -55,6 +57,7 @@ export function smoothDivisor(
 export const DERIVATIONS: readonly Derivation[] = [
   {
     name: 'average',
+    slug: 'average',
     describe: 'value ÷ a smooth, noisy visitor count (an average of about 8 a visitor)',
     scaled: false,
     derive: (s, seed) => {
@@ -64,6 +67,7 @@ export const DERIVATIONS: readonly Derivation[] = [
   },
   {
     name: 'rate %',
+    slug: 'rate_pct',
     describe: '100 × value ÷ a smooth, noisy session count (a rate of about 5 %)',
     scaled: false,
     derive: (s, seed) => {
@@ -73,18 +77,21 @@ export const DERIVATIONS: readonly Derivation[] = [
   },
   {
     name: 'log10',
+    slug: 'log10',
     describe: 'log10(1 + value) (a log-scale series)',
     scaled: false,
     derive: (s) => s.values.map((v) => Math.log10(1 + Math.max(0, v))),
   },
   {
     name: 'thousands',
+    slug: 'thousands',
     describe: 'value ÷ 1,000 (an amount in thousands)',
     scaled: true,
     derive: (s) => s.values.map((v) => v / 1000),
   },
   {
     name: 'units ×1000',
+    slug: 'units_x1000',
     describe: 'value × 1,000 (an amount in a unit a thousand times smaller)',
     scaled: true,
     derive: (s) => s.values.map((v) => v * 1000),
@@ -98,5 +105,5 @@ export function deriveDataset(ds: Dataset, d: Derivation, seed = 29): Dataset {
   // Days without data stay 0, as the service's gap filling leaves them.
   for (let i = 0; i < values.length; i++) if (!s.present[i]) values[i] = 0;
   const rows: [number, number][] = s.rows.map(([day]) => [day, values[day - s.day0]]);
-  return { ...ds, series: { ...s, name: `${s.name} ${d.name}`, values, rows } };
+  return { ...ds, series: { ...s, name: `${s.name}_${d.slug}`, values, rows } };
 }

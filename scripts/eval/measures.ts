@@ -6,12 +6,14 @@
  * the originals: every injected window hit, ≤ 1 false anomaly per 100 days, and the same injected
  * windows hit as the original. A plain change of unit must also flag the same days with every
  * detector; the pedestrians and births are scaled only (their labels are known events, not injections).
+ * With --service the original and the copies go through the service's load → process path instead.
  */
 import { fromEpochDay } from '../../lib/calendar/days';
 import type { Dataset } from './datasets';
 import { DERIVATIONS, type Derivation, deriveDataset } from './derived-series';
-import { type Check, evaluateDataset, type RealResult, runEngine, type Variant } from './real';
+import { type Check, evaluateDataset, type RealResult, runEngine, runService, type Variant } from './real';
 import { flagDays, scoringFrame, type Span } from './score';
+import type { ServiceEnv } from './service';
 
 export interface CopyResult {
   derivation: Derivation;
@@ -81,14 +83,42 @@ export function derivationsFor(ds: Dataset): Derivation[] {
 
 /** Runs and scores the original and its copies in process. */
 export function evaluateMeasures(ds: Dataset, derivations = derivationsFor(ds)): MeasuresResult {
-  const ownSpans = runEngine(ds, VARIANT);
+  return scoreMeasures(
+    ds,
+    runEngine(ds, VARIANT),
+    derivations.map((d) => {
+      const copy = deriveDataset(ds, d);
+      return { derivation: d, copy, spans: runEngine(copy, VARIANT) };
+    }),
+  );
+}
+
+/** The same through the service: each copy a source table, a data view (count 1), load and process jobs. */
+export async function evaluateMeasuresService(
+  env: ServiceEnv,
+  ds: Dataset,
+  derivations = derivationsFor(ds),
+): Promise<MeasuresResult> {
+  const own = await runService(env, ds, VARIANT);
+  const runs: { derivation: Derivation; copy: Dataset; spans: Map<string, Span[]> }[] = [];
+  for (const d of derivations) {
+    const copy = deriveDataset(ds, d);
+    runs.push({ derivation: d, copy, spans: await runService(env, copy, VARIANT) });
+  }
+  return scoreMeasures(ds, own, runs);
+}
+
+/** Scores the original's anomalies and each copy's against the labels and against each other. */
+export function scoreMeasures(
+  ds: Dataset,
+  ownSpans: Map<string, Span[]>,
+  runs: readonly { derivation: Derivation; copy: Dataset; spans: Map<string, Span[]> }[],
+): MeasuresResult {
   const original = evaluateDataset(ds, VARIANT, ownSpans);
   const originalWindows = windowsHit(ds, original);
   const copies: CopyResult[] = [];
   const checks: MeasuresResult['checks'] = [];
-  for (const d of derivations) {
-    const copy = deriveDataset(ds, d);
-    const spans = runEngine(copy, VARIANT);
+  for (const { derivation: d, copy, spans } of runs) {
     const result = evaluateDataset(copy, VARIANT, spans);
     const windows = windowsHit(copy, result);
     const diff = differingDays(ownSpans, spans);
