@@ -14,6 +14,9 @@ const DataViewsPage = lazy(() => import('./pages/dataviews').then((m) => ({ defa
 const DataViewEditPage = lazy(() =>
   import('./pages/dataview-edit').then((m) => ({ default: m.DataViewEditPage })),
 );
+const DataViewFromQueryPage = lazy(() =>
+  import('./pages/dataview-from-query').then((m) => ({ default: m.DataViewFromQueryPage })),
+);
 const ConnectorsPage = lazy(() => import('./pages/connectors').then((m) => ({ default: m.ConnectorsPage })));
 const CommentsPage = lazy(() => import('./pages/comments').then((m) => ({ default: m.CommentsPage })));
 const UsersPage = lazy(() => import('./pages/users').then((m) => ({ default: m.UsersPage })));
@@ -44,6 +47,12 @@ const routes: RouteDef[] = [
     title: 'New data view',
     admin: true,
     render: () => <DataViewEditPage id={null} />,
+  },
+  {
+    pattern: '/dataviews/from-query',
+    title: 'New view from a query',
+    admin: true,
+    render: () => <DataViewFromQueryPage />,
   },
   {
     pattern: '/dataviews/:id',

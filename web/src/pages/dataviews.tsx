@@ -39,6 +39,9 @@ export function DataViewsPage() {
   return (
     <div>
       <PageHeader title="Data views">
+        <Link className="button" to="/dataviews/from-query">
+          New from a query
+        </Link>
         <Link className="button primary" to="/dataviews/new">
           New data view
         </Link>
