@@ -31,15 +31,25 @@ interface Hit {
   headers: IncomingMessage['headers'];
 }
 
-/** An HTTP receiver on 127.0.0.1 that records every POST; `failNext` answers 500 that many times first. */
-async function receiver(): Promise<{ url: string; hits: Hit[]; failNext: number; close(): Promise<void> }> {
-  const state = { hits: [] as Hit[], failNext: 0 };
+/**
+ * An HTTP receiver on 127.0.0.1 that records every POST; `failNext` answers 500 that many times first;
+ * `onHit` runs as a request arrives (a test moves the clock: the send takes time).
+ */
+async function receiver(): Promise<{
+  url: string;
+  hits: Hit[];
+  failNext: number;
+  onHit?: () => void;
+  close(): Promise<void>;
+}> {
+  const state: { hits: Hit[]; failNext: number; onHit?: () => void } = { hits: [], failNext: 0 };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
       body += c;
     });
     req.on('end', () => {
+      state.onHit?.();
       if (state.failNext > 0) {
         state.failNext--;
         res.writeHead(500).end('busy');
@@ -371,7 +381,10 @@ describe('alerts on saved filters', () => {
     await alertsScheduleTick(alertDeps(s.container));
     expect(failing.hits.length).toBe(before);
     clock.set('2024-02-01T08:31:00Z');
+    // The message arrives seven seconds into the run: that, not the run's start, is when it was sent.
+    failing.onHit = () => clock.set('2024-02-01T08:31:07Z');
     await alertsScheduleTick(alertDeps(s.container));
+    failing.onHit = undefined;
     expect(failing.hits.length).toBe(before + 1);
     // The message that failed first: the CZ incident of the first cycle (only the cycled view's incidents, never hr's).
     expect(records(failing.hits.at(-1)!)).toEqual(['2024-01-20']);
@@ -380,6 +393,9 @@ describe('alerts on saved filters', () => {
       await s.call('GET', `/api/v1/anomaly-filters/alerts/${failingSubId}/deliveries`, { auth: s.adminToken })
     ).body;
     expect(deliveries.at(-1)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(new Date((deliveries.at(-1) as unknown as { sentAt: string }).sentAt).toISOString()).toBe(
+      '2024-02-01T08:31:07.000Z',
+    );
     clock.set('2024-02-01T08:30:00Z');
   });
 
