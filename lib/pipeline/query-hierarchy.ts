@@ -1,8 +1,11 @@
 /**
  * The parent links a sample supports and the number of series the cube would have, for drafting a data
- * view from a query. Pure. A category is another's child when each of its values goes with exactly one
- * value of the other, which has fewer values (city → region → country); its parent is the nearest such
- * category: the one with the most values.
+ * view from a query. Pure. A category is another's child when the other has fewer values and either each
+ * of its values goes with exactly one value of the other (city → region), or its values nest in the
+ * other's with some names recurring under several (a region South in Germany and in Austria): a category
+ * below it tells them apart (each city lies in one region and one country) and the two are not crossed
+ * (their pairs are fewer than their values together). Its parent is the nearest such category: the one
+ * with the most values.
  */
 import { type CategoryNode, groupingSets } from './grouping';
 
@@ -11,8 +14,14 @@ const key = (v: unknown) => (v === null || v === undefined ? '\u0000' : String(v
 /** Each category with the parent the rows support (none when no category qualifies), parents first. */
 export function suggestParents(rows: Record<string, unknown>[], categories: string[]): CategoryNode[] {
   const distinct = new Map(categories.map((c) => [c, new Set(rows.map((r) => key(r[c]))).size]));
-  /** c → p holds when no value of c meets two values of p. */
+  const known = new Map<string, boolean>();
+  /** c → p holds when no value of c meets two values of p (each pair read once). */
   const determines = (c: string, p: string) => {
+    const k = `${c}\u0001${p}`;
+    if (!known.has(k)) known.set(k, readDetermines(c, p));
+    return known.get(k)!;
+  };
+  const readDetermines = (c: string, p: string) => {
     const seen = new Map<string, string>();
     for (const r of rows) {
       const cv = key(r[c]);
@@ -23,12 +32,17 @@ export function suggestParents(rows: Record<string, unknown>[], categories: stri
     }
     return true;
   };
+  const pairs = (c: string, p: string) => new Set(rows.map((r) => `${key(r[p])}\u0001${key(r[c])}`)).size;
+  /** c's values nest in p's though some names recur: a category below c determines both, and c is not crossed with p. */
+  const nests = (c: string, p: string) =>
+    pairs(c, p) < distinct.get(c)! + distinct.get(p)! - 1 &&
+    categories.some((d) => d !== c && d !== p && determines(d, c) && determines(d, p));
   const parentOf = new Map<string, string>();
   for (const c of categories) {
     let best: string | undefined;
     for (const p of categories) {
       if (p === c || distinct.get(p)! >= distinct.get(c)! || distinct.get(p)! < 2) continue;
-      if (!determines(c, p)) continue;
+      if (!determines(c, p) && !nests(c, p)) continue;
       if (best === undefined || distinct.get(p)! > distinct.get(best)!) best = p;
     }
     if (best) parentOf.set(c, best);

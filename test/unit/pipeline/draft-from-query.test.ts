@@ -84,6 +84,38 @@ describe('drafting a data view from a query', () => {
     ]);
   });
 
+  it('links a category whose names recur under several parents when a category below tells them apart', () => {
+    // The demo's shape: a region South in Germany and in Austria, each with cities of its own.
+    const cities = [
+      ['CZ', 'Bohemia', 'Prague'],
+      ['CZ', 'Moravia', 'Brno'],
+      ['DE', 'North', 'Hamburg'],
+      ['DE', 'South', 'Munich'],
+      ['AT', 'East', 'Vienna'],
+      ['AT', 'South', 'Graz'],
+    ];
+    const demo = cities.flatMap(([country, region, city]) =>
+      ['web', 'store', 'phone'].map((channel) => ({ country, region, city, channel })),
+    );
+    expect(suggestParents(demo, ['country', 'region', 'city', 'channel'])).toEqual([
+      { name: 'country' },
+      { name: 'region', parent: 'country' },
+      { name: 'city', parent: 'region' },
+      { name: 'channel' },
+    ]);
+    // Without the cities nothing tells the two Souths apart: region stays unlinked.
+    expect(suggestParents(demo, ['country', 'region'])).toEqual([{ name: 'country' }, { name: 'region' }]);
+    // A category crossed with another is never linked to it, even when a third determines both.
+    const crossed = ['N', 'S', 'E'].flatMap((region) =>
+      ['small', 'large'].map((format) => ({ region, format, store: `${region}-${format}` })),
+    );
+    expect(suggestParents(crossed, ['region', 'format', 'store'])).toEqual([
+      { name: 'region' },
+      { name: 'format' },
+      { name: 'store', parent: 'region' },
+    ]);
+  });
+
   it('counts the series of the cube: the grouping sets the parents allow, each with its combinations', () => {
     const nodes = suggestParents(rows, ['country', 'region', 'city', 'channel']);
     // (total, country, region, city) = 1 + 3 + 6 + 12 = 22, each alone and by 2 channels: 22 × 3.
