@@ -2,7 +2,7 @@
  * Layer rules that fail the build (`npm run lint`): entrypoints import lib/, never the reverse; the
  * modules of lib/ keep the module order written in docs/architecture.md (read from there, so the page
  * and the rule cannot disagree); the pure domain imports no database, queue or secrets code;
- * lib/dataviews alone reads the data_views table; no cycles, counting type-only imports. test/unit/architecture/dependency-rules.test.ts shows each rule failing on a
+ * each table's drizzle file is imported by its owner only (the "Table owners" table of the same page); no cycles, counting type-only imports. test/unit/architecture/dependency-rules.test.ts shows each rule failing on a
  * deliberately bad fixture.
  */
 const fs = require('node:fs');
@@ -31,6 +31,40 @@ function readModuleOrder() {
     throw new Error(`${page}: no "## Module order" table to read the floors of lib/ from`);
   return floors.sort((a, b) => a.floor - b.floor).map((f) => f.modules);
 }
+
+/** The section of docs/architecture.md that starts with the heading `title`. */
+function pageSection(title) {
+  const page = path.join(__dirname, 'docs/architecture.md');
+  const section = fs
+    .readFileSync(page, 'utf8')
+    .split(/^## /m)
+    .find((s) => s.startsWith(title));
+  if (!section) throw new Error(`${page}: no "## ${title}" section`);
+  return section;
+}
+
+/**
+ * The drizzle table files of lib/db/tables and the module of lib/ that owns each, as the "Table owners"
+ * table of docs/architecture.md lists them (`| \`table\` | \`owner\` | \`file.ts\` |`).
+ */
+function readTableOwners() {
+  const owners = new Map();
+  for (const line of pageSection('Table owners').split('\n')) {
+    const row = /^\|\s*`([a-z_]+)`\s*\|\s*`([a-z0-9-]+)`\s*\|\s*`([a-z0-9-]+)\.ts`\s*\|/.exec(line);
+    if (row) owners.set(row[3], row[2]);
+  }
+  if (owners.size === 0) throw new Error('docs/architecture.md: the "Table owners" table lists no table');
+  return owners;
+}
+
+/** Only the owner imports a table's drizzle file for its values (a type, such as a row's shape, may travel). */
+const tableOwnerRules = [...readTableOwners()].map(([file, owner]) => ({
+  name: 'table-has-one-owner',
+  comment: `lib/${owner} owns the tables of lib/db/tables/${file}.ts (docs/architecture.md, Table owners): other modules ask it.`,
+  severity: 'error',
+  from: { path: '^(lib|functions|cli)/', pathNot: `^lib/(${owner}|db)/` },
+  to: { path: `^lib/db/tables/${file}\\.ts$`, dependencyTypesNot: ['type-only'] },
+}));
 
 const FLOORS = readModuleOrder();
 const ALL_MODULES = FLOORS.flat();
@@ -101,14 +135,7 @@ module.exports = {
       from: { path: PURE_DOMAIN },
       to: { path: IO_CODE },
     },
-    {
-      name: 'dataviews-own-their-table',
-      comment:
-        'Only lib/dataviews reads data_views: other modules use lib/dataviews/scope.ts (readers and the SQL scope).',
-      severity: 'error',
-      from: { path: '^(lib|functions|cli)/', pathNot: '^lib/(dataviews|db)/' },
-      to: { path: '^lib/db/tables/dataviews\\.ts$' },
-    },
+    ...tableOwnerRules,
     ...moduleOrderRules,
     ...sideBySideRules,
     {

@@ -1,4 +1,4 @@
-import { connectorDeps, sourceDeps } from '../../lib/app/deps';
+import { connectorDeps, lifecycleDeps, sourceDeps } from '../../lib/app/deps';
 import { getContainer } from '../container';
 import { previewQuery } from '../../lib/connectors/service';
 import { prefersYaml } from '../../lib/dataviews/accept';
@@ -37,7 +37,7 @@ const id = (params: Record<string, string>) => intParam(params.id, 'id');
 const summary = { status: 200, description: 'The data view summary after the action' };
 
 /** One lifecycle action route: POST /{id}/<name>. */
-function action(name: string, text: string, run: typeof deployDataView): Route {
+function action(name: string, text: string, run: typeof undeployDataView): Route {
   return {
     method: 'POST',
     path: `${base}/{id}/${name}`,
@@ -45,7 +45,7 @@ function action(name: string, text: string, run: typeof deployDataView): Route {
     tag,
     summary: text,
     response: summary,
-    handle: async ({ caller, params }) => run(await deps(), caller, id(params)),
+    handle: async ({ caller, params }) => run(lifecycleDeps(await deps()), caller, id(params)),
   };
 }
 

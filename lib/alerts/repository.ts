@@ -2,6 +2,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { filterNameOf } from '../filters/repository';
+import { userEmailOf } from '../identity/directory';
 
 export type Channel = 'webhook' | 'slack' | 'email';
 export type Mode = 'immediate' | 'daily' | 'weekly';
@@ -32,13 +33,13 @@ const ts = (c: string) => `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:M
 
 export async function selectSubscriptions(db: Database, where: SQL): Promise<SubscriptionRow[]> {
   const rows = await db.rows<Record<string, unknown>>(sql`
-    SELECT s.id, s.filter_id, ${filterNameOf(sql.raw('s.filter_id'))} AS filter_name, s.user_id, u.email AS user_email, s.channel, s.target, s.secret_ref,
+    SELECT s.id, s.filter_id, ${filterNameOf(sql.raw('s.filter_id'))} AS filter_name, s.user_id, ${userEmailOf(sql.raw('s.user_id'))} AS user_email, s.channel, s.target, s.secret_ref,
            s.mode, s.digest_hour, s.digest_weekday, s.enabled,
            ${sql.raw(ts('s.last_digest_at'))} AS last_digest_at, ${sql.raw(ts('s.last_sent_at'))} AS last_sent_at,
            s.last_error, ${sql.raw(ts('s.last_error_at'))} AS last_error_at, s.failed_deliveries,
            (SELECT count(*) FROM alert_sent_records r WHERE r.subscription_id = s.id AND r.delivery_id IS NULL)::int AS pending_digest,
            ${sql.raw(ts('s.created_at'))} AS created_at
-    FROM alert_subscriptions s JOIN users u ON u.id = s.user_id
+    FROM alert_subscriptions s
     WHERE ${where} ORDER BY s.id`);
   return rows.map((r) => ({
     id: Number(r.id),

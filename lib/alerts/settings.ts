@@ -3,11 +3,10 @@
  * whether webhook targets may be in private network ranges, and the SMTP server of e-mail alerts. Stored in
  * `settings` under 'alerts'; the SMTP password lives in the secret store and is never returned.
  */
-import { eq } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { settings } from '../db/tables/index';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { type SecretStore, serviceSecretName } from '../secrets/index';
+import { readSetting, writeSetting } from '../settings/store';
 import { ValidationError } from '../shared/errors';
 import { resolveChecked } from '../outbound/endpoint-guard';
 import type { SmtpServer } from './smtp';
@@ -58,7 +57,7 @@ const EMPTY: Stored = { publicUrl: '', allowPrivateNetwork: false, smtp: null };
 async function read(
   deps: AlertSettingsDeps,
 ): Promise<{ stored: Stored; secretRef: string | null; updatedAt: Date | null }> {
-  const [row] = await deps.db.orm.select().from(settings).where(eq(settings.key, KEY));
+  const row = await readSetting(deps.db, KEY);
   if (!row) return { stored: EMPTY, secretRef: null, updatedAt: null };
   return {
     stored: { ...EMPTY, ...(row.value as unknown as Stored) },
@@ -146,10 +145,7 @@ export async function putAlertSettings(
   const stored: Stored = { publicUrl, allowPrivateNetwork: input.allowPrivateNetwork ?? false, smtp };
   const now = new Date();
   const value = stored as unknown as Record<string, unknown>;
-  await deps.db.orm
-    .insert(settings)
-    .values({ key: KEY, value, secretRef, updatedAt: now })
-    .onConflictDoUpdate({ target: settings.key, set: { value, secretRef, updatedAt: now } });
+  await writeSetting(deps.db, KEY, { value, secretRef, updatedAt: now });
   return view(stored, now);
 }
 

@@ -19,7 +19,7 @@ import type {
 } from '../filters/types';
 import type { Clock } from '../shared/clock';
 import { withFeedback } from './feedback';
-import { readComments } from './comments';
+import { readComments } from '../comments/in-window';
 import { readableViews, resolveViews, type ViewTarget } from '../filters/data-views';
 import { type ReadMode, readSpans, readViewAnomalies } from './query';
 

@@ -5,7 +5,9 @@
 import type { AlertDeps } from '../alerts/deliveries';
 import { type ConnectorDeps, openNamedSource, type ViewsUsingConnector } from '../connectors/service';
 import type { OpenNamedSource } from '../connectors/source-port';
+import type { ResetDeps } from '../dataviews/lifecycle';
 import { viewsUsingConnector } from '../dataviews/repository';
+import { deleteJobsOfView } from '../jobs/repository';
 import type { LoadJobDeps } from '../pipeline/load-job';
 import { type Logger, logger } from '../shared/logger';
 import type { SummaryDeps } from '../summaries/service';
@@ -47,4 +49,9 @@ export function sourceDeps(c: Container): { openSource: OpenNamedSource } {
 /** The load worker: the jobs' ports, and the sources a test or tool installed, else the service's connectors. */
 export function loadJobDeps(c: Container): LoadJobDeps {
   return { db: c.db, queue: c.queue, clock: c.clock, config: c.config, ...sourceDeps(c) };
+}
+
+/** The data view lifecycle: undeploy and clean remove the view's jobs through lib/jobs. */
+export function lifecycleDeps(c: Container): ResetDeps {
+  return { db: c.db, clock: c.clock, config: c.config, forgetJobs: deleteJobsOfView };
 }

@@ -1,7 +1,7 @@
 /** Comment rows in the service database; no authorization here, the use cases in service.ts decide who sees what. */
 import { and, asc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { comments } from '../db/tables/index';
+import { comments } from '../db/tables/comments';
 
 export type CommentRow = typeof comments.$inferSelect;
 

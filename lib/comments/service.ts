@@ -1,6 +1,6 @@
 /** Comment use cases: every read scoped to the caller's data views, writes by admins (REST) or by signed-in users (web UI). */
 import type { Database } from '../db/database';
-import { comments } from '../db/tables/index';
+import { comments } from '../db/tables/comments';
 import { canRead, readableBy, readView } from '../dataviews/scope';
 import { type Caller, isAdmin, requireAdmin, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';

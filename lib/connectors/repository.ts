@@ -1,7 +1,7 @@
 /** Connector rows of the service database; the configuration is only ever stored encrypted (secret_ref) and masked. */
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { connectors } from '../db/tables/index';
+import { connectors } from '../db/tables/connectors';
 
 export type ConnectorRow = typeof connectors.$inferSelect;
 

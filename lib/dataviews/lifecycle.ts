@@ -16,12 +16,18 @@ import { type Caller, requireAdmin } from '../identity/caller';
 import { ConflictError, ValidationError } from '../shared/errors';
 import { checkDefinition } from './checked-definition';
 import { label, toSummary } from './present';
-import { deleteJobs, updateView } from './repository';
+import { updateView } from './repository';
 import { readView } from './scope';
 import type { DataViewDeps, DataViewSummary } from './types';
 import { assertDeployed, type DataViewRecord } from './views';
 
 type Action = (db: Database, row: DataViewRecord) => Promise<DataViewRecord>;
+
+/** Removes a view's job rows inside the action's transaction: the jobs table is lib/jobs's, handed in from lib/app. */
+export type ForgetJobs = (db: Database, dataViewId: number) => Promise<number>;
+
+/** Undeploy and clean remove the view's jobs too. */
+export type ResetDeps = DataViewDeps & { forgetJobs: ForgetJobs };
 
 async function act(deps: DataViewDeps, caller: Caller, id: number, action: Action): Promise<DataViewSummary> {
   requireAdmin(caller);
@@ -94,7 +100,7 @@ export function disableDataView(deps: DataViewDeps, caller: Caller, id: number):
  * POST /{id}/undeploy: drops every table and datum and the view's jobs, back to prepared. On a
  * prepared view it removes tables left by an earlier deployment (the remedy deploy names), else 409.
  */
-export function undeployDataView(deps: DataViewDeps, caller: Caller, id: number): Promise<DataViewSummary> {
+export function undeployDataView(deps: ResetDeps, caller: Caller, id: number): Promise<DataViewSummary> {
   return act(deps, caller, id, async (db, row) => {
     const schema = row.schema;
     if (!row.deployed && !(await datasetExists(db, schema))) {
@@ -102,7 +108,7 @@ export function undeployDataView(deps: DataViewDeps, caller: Caller, id: number)
     }
     const seriesIdFloor = await floorBefore(db, row);
     await dropDataset(db, schema);
-    await deleteJobs(db, row.id);
+    await deps.forgetJobs(db, row.id);
     return updateView(db, row.id, {
       seriesIdFloor,
       deployed: false,
@@ -115,12 +121,12 @@ export function undeployDataView(deps: DataViewDeps, caller: Caller, id: number)
 }
 
 /** POST /{id}/clean: empties int, data, cat_map, all_series and all_anomalies and removes the view's jobs; the state stays. */
-export function cleanDataView(deps: DataViewDeps, caller: Caller, id: number): Promise<DataViewSummary> {
+export function cleanDataView(deps: ResetDeps, caller: Caller, id: number): Promise<DataViewSummary> {
   return act(deps, caller, id, async (db, row) => {
     requireDeployed(row, 'cleaned');
     const seriesIdFloor = await floorBefore(db, row);
     await cleanDataset(db, row.schema);
-    await deleteJobs(db, row.id);
+    await deps.forgetJobs(db, row.id);
     return updateView(db, row.id, { seriesIdFloor, updatedAt: deps.clock.now() });
   });
 }

@@ -1,16 +1,13 @@
 /**
- * Rows of data_views (and the job rows that clean and undeploy delete): the only SQL
- * of the module, and the only code of the service that reads the data_views table. Rows leave as DataView.
+ * Rows of data_views: the only SQL of the module, and the only code of the service that reads the data_views table. Rows leave as DataView.
  */
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { dataViews } from '../db/tables/dataviews';
-import { jobs } from '../db/tables/index';
 import type { DataViewListQuery } from './types';
 import { type DataViewRecord, type DataViewRow, toDataView } from './views';
 
 export type DataViewPatch = Partial<Omit<typeof dataViews.$inferInsert, 'id' | 'createdAt'>>;
-export type JobRow = typeof jobs.$inferSelect;
 
 // One key for every creation, so that two concurrent creates cannot both pass the licence count.
 const CREATE_LOCK_KEY = 727_001;
@@ -131,10 +128,4 @@ export async function viewsUsingConnector(db: Database, connector: string): Prom
 /** Serialises creations until the end of the transaction (PGlite and PostgreSQL alike). */
 export async function lockViewCreation(db: Database): Promise<void> {
   await db.rows(sql`SELECT pg_advisory_xact_lock(${CREATE_LOCK_KEY})`);
-}
-
-/** Removes every job row of the view (clean and undeploy). */
-export async function deleteJobs(db: Database, dataViewId: number): Promise<number> {
-  const rows = await db.orm.delete(jobs).where(eq(jobs.dataViewId, dataViewId)).returning({ id: jobs.id });
-  return rows.length;
 }

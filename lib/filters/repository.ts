@@ -1,7 +1,8 @@
 /** Storage of filters, their shares and per-user pins (tables filters, filter_shares, filter_pins). */
-import { and, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { filterPins, filterShares, filters, users } from '../db/tables/index';
+import { filterPins, filterShares, filters } from '../db/tables/filters';
+import { userEmailOf } from '../identity/directory';
 
 /** A stored filter as one user sees it. */
 export interface FilterRow {
@@ -48,12 +49,12 @@ function toRow(r: RawRow): FilterRow {
 /** Filters the user owns or has been given, narrowed by `extra`, ordered by name. */
 async function selectVisible(db: Database, userId: number, extra: SQL = sql`TRUE`): Promise<FilterRow[]> {
   const rows = await db.rows<RawRow>(sql`
-    SELECT f.id, f.owner_id, u.email AS owner_email, f.name, f.settings::text AS settings, f.summary_text,
+    SELECT f.id, f.owner_id, ${userEmailOf(sql.raw('f.owner_id'))} AS owner_email, f.name, f.settings::text AS settings, f.summary_text,
            to_char(f.summary_generated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS summary_generated_at,
            EXISTS (SELECT 1 FROM filter_pins p WHERE p.filter_id = f.id AND p.user_id = ${userId}) AS pinned,
            (SELECT string_agg(s.user_id::text, ',' ORDER BY s.user_id) FROM filter_shares s WHERE s.filter_id = f.id)
              AS shared_with
-    FROM filters f JOIN users u ON u.id = f.owner_id
+    FROM filters f
     WHERE (f.owner_id = ${userId}
            OR EXISTS (SELECT 1 FROM filter_shares s WHERE s.filter_id = f.id AND s.user_id = ${userId}))
       AND ${extra}
@@ -163,32 +164,6 @@ export async function removeRecipient(db: Database, filterId: number, userId: nu
   await db.orm
     .delete(filterPins)
     .where(and(eq(filterPins.filterId, filterId), eq(filterPins.userId, userId)));
-}
-
-/** Users that exist among `ids`, with their enabled flag. */
-export async function findUsers(
-  db: Database,
-  ids: number[],
-): Promise<Array<{ id: number; enabled: boolean }>> {
-  if (ids.length === 0) return [];
-  return db.orm.select({ id: users.id, enabled: users.enabled }).from(users).where(inArray(users.id, ids));
-}
-
-/** Enabled users other than `exceptUserId`, by e-mail. */
-export async function enabledUsersExcept(
-  db: Database,
-  exceptUserId: number,
-  sharingAViewOf?: SQL,
-): Promise<Array<{ id: number; email: string }>> {
-  // `sharingAViewOf` (a scope over user_data_views.data_view_id): only admins and users assigned a view in it.
-  const narrowed = sharingAViewOf
-    ? sql`AND (u.role = 'admin' OR EXISTS (SELECT 1 FROM user_data_views a
-        WHERE a.user_id = u.id AND ${sharingAViewOf}))`
-    : sql``;
-  return db.rows<{ id: number; email: string }>(
-    sql`SELECT u.id, u.email FROM users u WHERE u.enabled AND u.id <> ${exceptUserId} ${narrowed}
-      ORDER BY lower(u.email), u.id`,
-  );
 }
 
 /** The stored settings of a filter, or undefined when it is gone. */

@@ -4,7 +4,8 @@ import type { Database } from '../db/database';
 import { readableBy, readsEveryView } from '../dataviews/scope';
 import { type Caller, requireRead } from '../identity/caller';
 import { ConflictError, ValidationError } from '../shared/errors';
-import { enabledUsersExcept, findUsers, removeRecipient, replaceShares } from './repository';
+import { enabledUsersExcept, findUsers } from '../identity/directory';
+import { removeRecipient, replaceShares } from './repository';
 import { loadVisibleFilter, requireOwner } from './service';
 
 /**

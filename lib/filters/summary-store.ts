@@ -8,7 +8,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { filters } from '../db/tables/index';
+import { filters } from '../db/tables/filters';
 import { canReadAll, readsEveryView } from '../dataviews/scope';
 import type { Caller } from '../identity/caller';
 import type { FilterDefinition } from './types';

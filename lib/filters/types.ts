@@ -1,4 +1,5 @@
 /** Shapes shared by the filter domain: the anomaly record, aggregates and parsed filter settings. */
+import type { WindowComment } from '../comments/in-window';
 
 export type AnomalyResult = 'Positive' | 'Negative';
 
@@ -7,15 +8,7 @@ export type AnomalyMeasure = 'value' | 'count' | 'ratio';
 export const ANOMALY_MEASURES: readonly AnomalyMeasure[] = ['value', 'count', 'ratio'];
 
 /** A comment as attached to an anomaly record (the stored comment, see lib/comments). */
-export interface AnomalyComment {
-  id: number;
-  text: string;
-  email: string;
-  dataViewId: number;
-  dateFrom: string;
-  dateTo: string;
-  categories: Record<string, string | null>;
-}
+export type AnomalyComment = WindowComment;
 
 /**
  * One anomaly as filters present it (DESIGN.md, "Anomaly record fields").

@@ -1,7 +1,7 @@
 /** API key administration: created by admins for a user, shown once, listed without the secret, revoked. */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { apiKeys, users } from '../db/tables/index';
+import { apiKeys, users } from '../db/tables/identity';
 import { NotFoundError, ValidationError } from '../shared/errors';
 import { generateApiKey } from './api-key-format';
 import { type Caller, type Permission, requireAdmin } from './caller';

@@ -1,7 +1,7 @@
 /** Authentication at the edge: turns the Authorization or X-API-Key header into a Caller, or a 401. */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { apiKeys, userDataViews, users } from '../db/tables/index';
+import { apiKeys, userDataViews, users } from '../db/tables/identity';
 import { UnauthenticatedError } from '../shared/errors';
 import { hashApiKey } from './api-key-format';
 import type { Caller, Permission } from './caller';

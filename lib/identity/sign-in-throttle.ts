@@ -9,7 +9,7 @@
  */
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { signInThrottle } from '../db/tables/index';
+import { signInThrottle } from '../db/tables/identity';
 import { TooManyRequestsError } from '../shared/errors';
 
 export const THROTTLE = {

@@ -2,7 +2,7 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { foreignKeyViolation } from '../db/errors';
-import { userDataViews, users } from '../db/tables/index';
+import { userDataViews, users } from '../db/tables/identity';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../shared/errors';
 import { type Caller, requireAdmin, type Role } from './caller';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords';

@@ -1,7 +1,7 @@
 /** Reading jobs and the monitoring summary, limited to the data views the caller may see. */
 import { rowEstimates, summarizeDataset } from '../dataset/summary';
 import type { Database } from '../db/database';
-import { jobs } from '../db/tables/index';
+import { jobs } from '../db/tables/jobs';
 import { stateOf } from '../dataviews/present';
 import { assertReadable, canRead, readableBy, readView, readViews } from '../dataviews/scope';
 import { type Caller, requireRead } from '../identity/caller';

@@ -1,7 +1,7 @@
 /** Rows of the jobs table: the only SQL of the jobs module. */
 import { and, count, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { type JobKind, type JobStatus, jobs } from '../db/tables/index';
+import { type JobKind, type JobStatus, jobs } from '../db/tables/jobs';
 import { viewTitleOf } from '../dataviews/scope';
 import type { JobCounts, JobListQuery, JobView } from './types';
 
@@ -377,4 +377,32 @@ export async function activeJobCounts(
   for (const r of rows as Array<{ status: string; n: number }>)
     out[r.status as 'pending' | 'running'] = Number(r.n);
   return out;
+}
+
+/** Removes every job row of a view (its dataset was cleaned or dropped); answers how many went. */
+export async function deleteJobsOfView(db: Database, dataViewId: number): Promise<number> {
+  const rows = await db.orm.delete(jobs).where(eq(jobs.dataViewId, dataViewId)).returning({ id: jobs.id });
+  return rows.length;
+}
+
+/** A job's status and attempt, its row locked until the end of the transaction; undefined when it was removed. */
+export async function lockJobAttempt(
+  db: Database,
+  id: number,
+): Promise<{ status: JobStatus; attempts: number } | undefined> {
+  const [row] = await db.rows<{ status: JobStatus; attempts: number }>(
+    sql`SELECT status, attempts FROM jobs WHERE id = ${id} FOR UPDATE`,
+  );
+  return row ? { status: row.status, attempts: Number(row.attempts) } : undefined;
+}
+
+/** The `rows` detail of the view's last finished job of `job`'s kind (another job than `job`), if any. */
+export async function lastFinishedRows(db: Database, job: JobRow): Promise<number | null> {
+  const [r] = await db.rows<{ n: unknown }>(
+    sql`SELECT (detail->>'rows')::bigint AS n FROM jobs WHERE data_view_id = ${job.dataViewId}
+      AND kind = ${job.kind} AND status = 'finished' AND id <> ${job.id}
+      ORDER BY finished_at DESC NULLS LAST LIMIT 1`,
+  );
+  const n = Number(r?.n);
+  return Number.isFinite(n) && n > 0 ? n : null;
 }

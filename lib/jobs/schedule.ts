@@ -3,7 +3,7 @@
  * applies), and recover jobs whose worker stopped without recording an outcome.
  */
 import { and, eq, lt, or, sql } from 'drizzle-orm';
-import { jobs } from '../db/tables/index';
+import { jobs } from '../db/tables/jobs';
 import { readViews } from '../dataviews/scope';
 import { systemCaller } from '../identity/caller';
 import { queueOf } from '../queue/port';

@@ -24,7 +24,7 @@ import { readDeployedView } from '../dataviews/scope';
 import type { DataViewRecord } from '../dataviews/views';
 import { systemCaller } from '../identity/caller';
 import { dayToDate } from '../dataset/summary';
-import { type JobRow, mergeJobDetail } from '../jobs/repository';
+import { type JobRow, lastFinishedRows, lockJobAttempt, mergeJobDetail } from '../jobs/repository';
 import { ConflictError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { BuildRunner, CHUNK_TARGET_MS } from './build-runner';
@@ -97,14 +97,12 @@ async function writeProgress(deps: LoadDeps, jobId: number, p: LoadProgress): Pr
  */
 async function checkStillOurs(db: Database, job: JobRow): Promise<void> {
   if (typeof job.attempts !== 'number') return;
-  const [row] = await db.rows<{ status: string; attempts: number }>(
-    sql`SELECT status, attempts FROM jobs WHERE id = ${job.id} FOR UPDATE`,
-  );
+  const row = await lockJobAttempt(db, job.id);
   if (!row)
     throw new ConflictError(
       `Load job ${job.id} was removed (the view was cleaned or undeployed); this attempt's build is discarded.`,
     );
-  if (row.status !== 'running' || Number(row.attempts) !== job.attempts) {
+  if (row.status !== 'running' || row.attempts !== job.attempts) {
     throw new ConflictError(
       `Load job ${job.id} no longer runs attempt ${job.attempts} (${row.status}, attempt ${row.attempts}); this attempt's build is discarded.`,
     );
@@ -114,13 +112,7 @@ async function checkStillOurs(db: Database, job: JobRow): Promise<void> {
 /** Rows of the last finished load of the same kind and view: the expected total of this one. */
 async function expectedRows(db: Database, job: JobRow): Promise<number | null> {
   try {
-    const [r] = await db.rows<{ n: unknown }>(
-      sql`SELECT (detail->>'rows')::bigint AS n FROM jobs WHERE data_view_id = ${job.dataViewId}
-        AND kind = ${job.kind} AND status = 'finished' AND id <> ${job.id}
-        ORDER BY finished_at DESC NULLS LAST LIMIT 1`,
-    );
-    const n = Number(r?.n);
-    return Number.isFinite(n) && n > 0 ? n : null;
+    return await lastFinishedRows(db, job);
   } catch {
     return null;
   }

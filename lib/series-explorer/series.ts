@@ -7,7 +7,7 @@ import type { Database } from '../db/database';
 import { sql } from 'drizzle-orm';
 import { toEpochDay } from '../calendar/days';
 import { calendarFlags, SUPPRESS_NEGATIVE, SUPPRESS_POSITIVE } from '../calendar/special-calendar';
-import { readComments } from '../anomalies/comments';
+import { readComments } from '../comments/in-window';
 import { commentMatches } from '../comments/matching';
 import { ident } from '../dataset/ddl';
 import { detectorTypeOf } from '../dataviews/definition/detector-params';

@@ -1,9 +1,8 @@
 /** The one global language-model endpoint (admin): stored in `settings`, its headers encrypted, never returned in clear. */
-import { eq } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { settings } from '../db/tables/index';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { type SecretStore, serviceSecretName } from '../secrets/index';
+import { hasSetting, readSetting, writeSetting } from '../settings/store';
 import { ConflictError, UpstreamError, ValidationError } from '../shared/errors';
 import { LlmCallError, type LlmEndpoint, renderBody } from './llm-client';
 import { endpointRefusal } from '../outbound/endpoint-guard';
@@ -58,7 +57,7 @@ interface Stored {
 async function read(
   deps: SettingsDeps,
 ): Promise<{ stored: Stored; headers: Record<string, string>; updatedAt: Date } | undefined> {
-  const [row] = await deps.db.orm.select().from(settings).where(eq(settings.key, KEY));
+  const row = await readSetting(deps.db, KEY);
   if (!row) return undefined;
   const headers = row.secretRef
     ? (JSON.parse(await deps.secrets.get(row.secretRef)) as Record<string, string>)
@@ -140,13 +139,11 @@ export async function putSummarizationSettings(
     headerNames: Object.keys(headers),
   };
   const now = new Date();
-  await deps.db.orm
-    .insert(settings)
-    .values({ key: KEY, value: value as unknown as Record<string, unknown>, secretRef: ref, updatedAt: now })
-    .onConflictDoUpdate({
-      target: settings.key,
-      set: { value: value as unknown as Record<string, unknown>, secretRef: ref, updatedAt: now },
-    });
+  await writeSetting(deps.db, KEY, {
+    value: value as unknown as Record<string, unknown>,
+    secretRef: ref,
+    updatedAt: now,
+  });
   return {
     configured: true,
     ...value,
@@ -165,8 +162,7 @@ function sameEndpoint(a: string, b: string): boolean {
 
 /** Whether a language-model endpoint is saved (no secret is read): what the summary box tells readers. */
 export async function hasEndpoint(db: Database): Promise<boolean> {
-  const rows = await db.orm.select({ key: settings.key }).from(settings).where(eq(settings.key, KEY));
-  return rows.length > 0;
+  return hasSetting(db, KEY);
 }
 
 /** The endpoint to call, with its headers decrypted; undefined when none is configured. */

@@ -10,7 +10,7 @@ import { schemaNameFor } from '../../lib/dataset/ddl';
 import { connectDatabase } from '../../lib/db/connect';
 import { migrations } from '../../lib/db/migrations/index';
 import { cleanDataView } from '../../lib/dataviews/lifecycle';
-import { findJob, insertJob, type JobRow } from '../../lib/jobs/repository';
+import { deleteJobsOfView, findJob, insertJob, type JobRow } from '../../lib/jobs/repository';
 import { runJobAttempt } from '../../lib/jobs/runner';
 import { runLoad } from '../../lib/pipeline/load';
 import { systemCaller } from '../../lib/identity/caller';
@@ -139,6 +139,7 @@ describe('jobs of one view at once', () => {
       db: t.db,
       clock,
       config: { license: { plan: 'test', maxDataViews: 100 }, timeZone: 'UTC' },
+      forgetJobs: deleteJobsOfView,
     };
     // The clean comes while the load reads its source, before it builds (the clean also drops build tables).
     const outcome = await runLoad(

@@ -12,7 +12,7 @@ import { loadConfig } from '../../lib/config/config';
 import { schemaNameFor } from '../../lib/dataset/ddl';
 import { connectDatabase } from '../../lib/db/connect';
 import type { Database } from '../../lib/db/database';
-import { jobs } from '../../lib/db/tables/index';
+import { jobs } from '../../lib/db/tables/jobs';
 import { recoverStalledJobs } from '../../lib/jobs/schedule';
 import { STAGE_TABLE } from '../../lib/pipeline/stage';
 import { setLogLevel } from '../../lib/shared/logger';

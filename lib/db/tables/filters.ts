@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const filters = pgTable('filters', {
   id: serial('id').primaryKey(),
@@ -23,9 +23,15 @@ export const filterPins = pgTable('filter_pins', {
   userId: integer('user_id').notNull(),
 });
 
-export const settings = pgTable('settings', {
-  key: text('key').primaryKey(),
-  value: jsonb('value').$type<Record<string, unknown>>().notNull(),
-  secretRef: text('secret_ref'),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const filterRecipientSummaries = pgTable(
+  'filter_recipient_summaries',
+  {
+    filterId: integer('filter_id').notNull(),
+    userId: integer('user_id').notNull(),
+    summaryText: text('summary_text'),
+    summaryGeneratedAt: timestamp('summary_generated_at', { withTimezone: true }),
+    summaryMeta: jsonb('summary_meta').$type<Record<string, unknown>>(),
+    summaryError: text('summary_error'),
+  },
+  (t) => [primaryKey({ columns: [t.filterId, t.userId] })],
+);

@@ -37,3 +37,10 @@ export const signInThrottle = pgTable('sign_in_throttle', {
   lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });
+
+/** Requests per key and fixed window (lib/identity/rate-limit.ts). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});

@@ -19,3 +19,9 @@ export const jobs = pgTable('jobs', {
   /** A running attempt owns the job until then; its worker renews the lease while it works. */
   leaseUntil: timestamp('lease_until', { withTimezone: true }),
 });
+
+/** The last minute each schedule ran for (lib/jobs/schedule.ts): one tick per minute across processes. */
+export const scheduleTicks = pgTable('schedule_ticks', {
+  name: text('name').primaryKey(),
+  lastTick: timestamp('last_tick', { withTimezone: true }).notNull(),
+});

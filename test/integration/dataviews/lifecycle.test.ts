@@ -7,11 +7,12 @@ import {
   deployDataView,
   disableDataView,
   enableDataView,
+  type ResetDeps,
   undeployDataView,
 } from '../../../lib/dataviews/lifecycle';
+import { deleteJobsOfView } from '../../../lib/jobs/repository';
 import { createDataView, deleteDataView, getDataView, updateDataView } from '../../../lib/dataviews/service';
 import { getDataViewStatus } from '../../../lib/jobs/view-status';
-import type { DataViewDeps } from '../../../lib/dataviews/types';
 import { type Caller, systemCaller } from '../../../lib/identity/caller';
 import { fixedClock } from '../../../lib/shared/clock';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -28,13 +29,18 @@ const dataUser = (ids: number[]): Caller => ({
 
 describe(`data view lifecycle use cases on ${backendName}`, () => {
   let t: TestDatabase;
-  let deps: DataViewDeps;
+  let deps: ResetDeps;
   const admin = systemCaller();
   const clock = fixedClock('2025-01-15T08:00:00Z');
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    deps = { db: t.db, clock, config: { license: { plan: 'test', maxDataViews: 100 }, timeZone: 'UTC' } };
+    deps = {
+      db: t.db,
+      clock,
+      config: { license: { plan: 'test', maxDataViews: 100 }, timeZone: 'UTC' },
+      forgetJobs: deleteJobsOfView,
+    };
     await insertConnector(t.db);
   });
   afterAll(() => t.drop());

@@ -10,9 +10,10 @@ import {
   cleanDataView,
   deployDataView,
   enableDataView,
+  type ResetDeps,
   undeployDataView,
 } from '../../../lib/dataviews/lifecycle';
-import type { DataViewDeps } from '../../../lib/dataviews/types';
+import { deleteJobsOfView } from '../../../lib/jobs/repository';
 import { systemCaller } from '../../../lib/identity/caller';
 import { fixedClock } from '../../../lib/shared/clock';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -31,7 +32,7 @@ const spec = (countries: string[]) => ({
 describe(`series ids across clean and undeploy on ${backendName}`, () => {
   let t: TestDatabase;
   let source: TestSource;
-  let deps: DataViewDeps;
+  let deps: ResetDeps;
   let id: number;
   const admin = systemCaller();
 
@@ -42,6 +43,7 @@ describe(`series ids across clean and undeploy on ${backendName}`, () => {
       db: t.db,
       clock: fixedClock('2025-01-15T08:00:00Z'),
       config: { license: { plan: 'test', maxDataViews: 100 }, timeZone: 'UTC' },
+      forgetJobs: deleteJobsOfView,
     };
     id = await loadedDetectionView(t.db, source, spec(['CZ', 'DE', 'PL']));
   });

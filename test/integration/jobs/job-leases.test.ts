@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config/config';
-import { jobs } from '../../../lib/db/tables/index';
+import { jobs } from '../../../lib/db/tables/jobs';
 import type { Caller } from '../../../lib/identity/caller';
 import { clearQueuedJobs, type JobDeps } from '../../../lib/jobs/enqueue';
 import { LEASE_SECONDS } from '../../../lib/jobs/repository';

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs } from '../../../lib/db/tables/index';
+import { jobs } from '../../../lib/db/tables/jobs';
 import { deadLetterJob, type JobWork, type RunnerDeps, runJobAttempt } from '../../../lib/jobs/runner';
 import { fixedClock } from '../../../lib/shared/clock';
 import { UpstreamError, ValidationError } from '../../../lib/shared/errors';

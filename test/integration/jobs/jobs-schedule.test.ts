@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config/config';
 import { dataViews } from '../../../lib/db/tables/dataviews';
-import { jobs } from '../../../lib/db/tables/index';
+import { jobs } from '../../../lib/db/tables/jobs';
 import type { JobDeps } from '../../../lib/jobs/enqueue';
 import { scheduleTick } from '../../../lib/jobs/schedule';
 import type { JobMessage, JobQueue, QueueName } from '../../../lib/queue/port';

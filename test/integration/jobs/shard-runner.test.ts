@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs } from '../../../lib/db/tables/index';
+import { jobs } from '../../../lib/db/tables/jobs';
 import { createStage, stageRunIds } from '../../../lib/process-job/anomaly-store';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { markShardDone } from '../../../lib/jobs/repository';

@@ -190,18 +190,4 @@ describe('visibility in one place', () => {
     );
     expect(readers).toEqual([]);
   });
-
-  it.each([
-    ['data_views', 'lib/dataviews/'],
-    ['filters', 'lib/filters/'],
-    ['filter_shares', 'lib/filters/'],
-    ['filter_pins', 'lib/filters/'],
-    ['filter_recipient_summaries', 'lib/filters/'],
-  ])('queries the %s table only in %s (and the migrations)', (table, owner) => {
-    const sqlOn = new RegExp(`\\b(FROM|JOIN|UPDATE|INTO)\\s+${table}\\b`, 'i');
-    const readers = libFiles.filter(
-      (f) => !f.startsWith(owner) && !f.startsWith('lib/db/') && sqlOn.test(texts.get(f)!),
-    );
-    expect(readers).toEqual([]);
-  });
 });

@@ -1,14 +1,24 @@
-/** Comments that can match anomalies of some data views in a date window (matching itself is lib/comments/matching.ts). */
+/** Comments that can match anomalies of some data views in a date window (matching itself is ./matching.ts). */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import type { AnomalyComment } from '../filters/types';
+
+/** A stored comment as attached to the anomaly records it matches. */
+export interface WindowComment {
+  id: number;
+  text: string;
+  email: string;
+  dataViewId: number;
+  dateFrom: string;
+  dateTo: string;
+  categories: Record<string, string | null>;
+}
 
 /** Comments of the views whose validity window overlaps dateFrom..dateTo, oldest first. */
 export async function readComments(
   db: Database,
   dataViewIds: readonly number[],
   window: { dateFrom: string; dateTo: string },
-): Promise<AnomalyComment[]> {
+): Promise<WindowComment[]> {
   if (dataViewIds.length === 0) return [];
   const ids = sql.join(
     dataViewIds.map((id) => sql`${id}`),
