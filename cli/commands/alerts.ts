@@ -8,6 +8,7 @@ const base = '/api/v1/anomaly-filters';
 
 const columns: Column<any>[] = [
   col('id', 'id'),
+  col('name', 'name', 30),
   col('filter', 'filterName', 30),
   col('channel', 'channel'),
   col('target', 'target', 40),
@@ -22,6 +23,7 @@ function one({ out }: Ctx, s: any, heading?: string): void {
     if (heading) out.line(heading);
     out.record(s, [
       ['id', s.id],
+      ['name', s.name],
       ['filter', `${s.filterName} (${s.filterId})`],
       ['channel', s.channel],
       ['target', s.target],
@@ -43,6 +45,7 @@ function one({ out }: Ctx, s: any, heading?: string): void {
 
 interface SubscribeOptions {
   channel: string;
+  name?: string;
   hookUrl?: string;
   email?: string;
   mode?: string;
@@ -59,6 +62,7 @@ const hour = (v: string) => {
 function body(o: Partial<SubscribeOptions> & { enabled?: boolean }) {
   return {
     ...(o.channel ? { channel: o.channel } : {}),
+    ...(o.name !== undefined ? { name: o.name } : {}),
     ...(o.hookUrl !== undefined ? { url: o.hookUrl } : {}),
     ...(o.email !== undefined ? { email: o.email } : {}),
     ...(o.mode !== undefined ? { mode: o.mode } : {}),
@@ -107,6 +111,7 @@ export function registerAlerts(program: Command): void {
         .choices(['webhook', 'slack', 'email'])
         .makeOptionMandatory(),
     )
+    .option('--name <name>', 'unique among your subscriptions (default <channel>-<id>)')
     .option('--hook-url <url>', 'webhook / slack: the URL to post to')
     .option('--email <address>', 'email: the address (default: yours)')
     .addOption(new Option('--mode <mode>', 'immediate or a digest').choices(['immediate', 'daily', 'weekly']))
@@ -122,6 +127,7 @@ export function registerAlerts(program: Command): void {
     .command('update')
     .description('change mode, hour, weekday, URL / address, or enable / disable')
     .argument('<id>', 'subscription id', positiveInt)
+    .option('--name <name>', 'a new name')
     .option('--hook-url <url>', 'webhook / slack: a new URL')
     .option('--email <address>', 'email: a new address')
     .addOption(new Option('--mode <mode>', 'immediate or a digest').choices(['immediate', 'daily', 'weekly']))

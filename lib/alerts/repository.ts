@@ -11,6 +11,7 @@ export interface SubscriptionRow {
   id: number;
   filterId: number;
   filterName: string;
+  name: string;
   userId: number;
   userEmail: string;
   channel: Channel;
@@ -33,7 +34,7 @@ const ts = (c: string) => `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:M
 
 export async function selectSubscriptions(db: Database, where: SQL): Promise<SubscriptionRow[]> {
   const rows = await db.rows<Record<string, unknown>>(sql`
-    SELECT s.id, s.filter_id, ${filterNameOf(sql.raw('s.filter_id'))} AS filter_name, s.user_id, ${userEmailOf(sql.raw('s.user_id'))} AS user_email, s.channel, s.target, s.secret_ref,
+    SELECT s.id, s.filter_id, ${filterNameOf(sql.raw('s.filter_id'))} AS filter_name, s.name, s.user_id, ${userEmailOf(sql.raw('s.user_id'))} AS user_email, s.channel, s.target, s.secret_ref,
            s.mode, s.digest_hour, s.digest_weekday, s.enabled,
            ${sql.raw(ts('s.last_digest_at'))} AS last_digest_at, ${sql.raw(ts('s.last_sent_at'))} AS last_sent_at,
            s.last_error, ${sql.raw(ts('s.last_error_at'))} AS last_error_at, s.failed_deliveries,
@@ -45,6 +46,7 @@ export async function selectSubscriptions(db: Database, where: SQL): Promise<Sub
     id: Number(r.id),
     filterId: Number(r.filter_id),
     filterName: String(r.filter_name),
+    name: String(r.name),
     userId: Number(r.user_id),
     userEmail: String(r.user_email),
     channel: r.channel as Channel,

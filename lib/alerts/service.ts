@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { loadVisibleFilter } from '../filters/service';
 import { type Caller, isAdmin, requireRead } from '../identity/caller';
-import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import { endpointRefusal } from '../outbound/endpoint-guard';
 import { NO_SMTP, targetPolicy } from './channels';
 import { type AlertDeps, attemptDelivery, queueDelivery } from './deliveries';
@@ -22,6 +22,8 @@ import { serviceSecretName } from '../secrets/index';
 
 export interface SubscriptionInput {
   channel?: Channel;
+  /** Unique among the user's subscriptions, any case; default `<channel>-<id>`. */
+  name?: string;
   url?: string;
   email?: string;
   mode?: Mode;
@@ -34,6 +36,7 @@ export interface SubscriptionView {
   id: number;
   filterId: number;
   filterName: string;
+  name: string;
   owner: string;
   channel: Channel;
   /** Webhook: the URL; Slack: its origin only (the URL is a secret); e-mail: the address. */
@@ -58,6 +61,7 @@ function toView(r: SubscriptionRow): SubscriptionView {
     id: r.id,
     filterId: r.filterId,
     filterName: r.filterName,
+    name: r.name,
     owner: r.userEmail,
     channel: r.channel,
     target: r.target,
@@ -100,6 +104,23 @@ function checkSchedule(input: SubscriptionInput): void {
     throw ValidationError.field('digestWeekday', 'must be 1 (Monday)..7 (Sunday)');
 }
 
+/** A subscription's name: trimmed, and not one another subscription of the same user has (any case). */
+async function checkName(
+  deps: AlertDeps,
+  userId: number,
+  name: string | undefined,
+  selfId?: number,
+): Promise<string | undefined> {
+  if (name === undefined) return undefined;
+  const trimmed = name.trim();
+  if (!trimmed) throw ValidationError.field('name', 'must not be blank');
+  const [taken] = await deps.db.rows<{ id: number }>(sql`
+    SELECT id FROM alert_subscriptions WHERE user_id = ${userId} AND lower(name) = lower(${trimmed})
+      AND id <> ${selfId ?? 0}`);
+  if (taken) throw new ConflictError(`You already have an alert subscription named '${trimmed}'.`);
+  return trimmed;
+}
+
 /** POST /anomaly-filters/{id}/alerts: the caller subscribes a filter they can read. */
 export async function createSubscription(
   deps: AlertDeps,
@@ -110,6 +131,7 @@ export async function createSubscription(
   requireRead(caller);
   await loadVisibleFilter(deps.db, caller, filterId);
   checkSchedule(input);
+  const name = await checkName(deps, caller.userId, input.name);
   const channel = input.channel ?? 'webhook';
   let target: string;
   let secret: string | undefined;
@@ -126,10 +148,14 @@ export async function createSubscription(
       secretValue = secret;
     }
   }
+  // The id is drawn first so that an unnamed subscription is called after it.
   const [row] = await deps.db.rows<{ id: number }>(sql`
-    INSERT INTO alert_subscriptions (filter_id, user_id, channel, target, mode, digest_hour, digest_weekday, enabled)
-    VALUES (${filterId}, ${caller.userId}, ${channel}, ${target}, ${input.mode ?? 'immediate'}, ${input.digestHour ?? 8},
-            ${input.digestWeekday ?? 1}, ${input.enabled ?? true}) RETURNING id`);
+    WITH n AS (SELECT nextval(pg_get_serial_sequence('alert_subscriptions', 'id'))::int AS id)
+    INSERT INTO alert_subscriptions (id, name, filter_id, user_id, channel, target, mode, digest_hour, digest_weekday, enabled)
+    SELECT n.id, COALESCE(${name ?? null}::text, ${channel} || '-' || n.id), ${filterId}, ${caller.userId}, ${channel},
+           ${target}, ${input.mode ?? 'immediate'}, ${input.digestHour ?? 8}, ${input.digestWeekday ?? 1},
+           ${input.enabled ?? true}
+    FROM n RETURNING id`);
   const id = Number(row.id);
   if (secretValue !== undefined) {
     const ref = await deps.secrets.put(serviceSecretName(`alert-subscription-${id}`), secretValue);
@@ -197,6 +223,7 @@ export async function updateSubscription(
   if (input.channel !== undefined && input.channel !== row.channel)
     throw ValidationError.field('channel', 'cannot change; create a new subscription');
   checkSchedule(input);
+  const name = (await checkName(deps, row.userId, input.name, id)) ?? row.name;
   let target = row.target;
   if (row.channel === 'email' && input.email !== undefined) target = checkEmail(caller, input.email);
   if (row.channel !== 'email' && input.url !== undefined) {
@@ -207,7 +234,7 @@ export async function updateSubscription(
       target = `${new URL(url).origin}/…`;
     } else target = url;
   }
-  await deps.db.rows(sql`UPDATE alert_subscriptions SET target = ${target},
+  await deps.db.rows(sql`UPDATE alert_subscriptions SET target = ${target}, name = ${name},
     mode = ${input.mode ?? row.mode}, digest_hour = ${input.digestHour ?? row.digestHour},
     digest_weekday = ${input.digestWeekday ?? row.digestWeekday}, enabled = ${input.enabled ?? row.enabled},
     updated_at = now() WHERE id = ${id}`);

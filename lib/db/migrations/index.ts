@@ -16,6 +16,7 @@ import rateLimits from './0013-rate-limits';
 import seriesChunks from './0014-series-chunks';
 import incidentFeedback from './0015-incident-feedback';
 import replays from './0016-replays';
+import alertNames from './0017-alert-names';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -35,4 +36,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0014-series-chunks', sql: seriesChunks },
   { name: '0015-incident-feedback', sql: incidentFeedback },
   { name: '0016-replays', sql: replays },
+  { name: '0017-alert-names', sql: alertNames },
 ];

@@ -13,6 +13,8 @@ import {
 export const alertSubscriptions = pgTable('alert_subscriptions', {
   id: serial('id').primaryKey(),
   filterId: integer('filter_id').notNull(),
+  /** Unique per user, any case (migration 0017): the identity configuration as code finds it by. */
+  name: text('name').notNull(),
   userId: integer('user_id').notNull(),
   channel: text('channel').$type<'webhook' | 'slack' | 'email'>().notNull(),
   target: text('target').notNull(),
