@@ -15,6 +15,8 @@ export const ExitCode = {
   validation: 6,
   /** --wait followed a job that ended failed. */
   jobFailed: 7,
+  /** apply --dry-run: the plan would change something. */
+  changesPending: 8,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -29,6 +31,7 @@ export const EXIT_CODE_HELP: Array<[number, string]> = [
   [ExitCode.conflict, 'conflict with the current state (409)'],
   [ExitCode.validation, 'invalid input (400): the fields at fault are printed'],
   [ExitCode.jobFailed, 'a job followed with --wait ended failed'],
+  [ExitCode.changesPending, 'apply --dry-run: the plan would change something'],
 ];
 
 export interface FieldProblem {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerAnomalies } from './commands/anomalies';
 import { registerApiKeys } from './commands/api-keys';
+import { registerApply } from './commands/apply';
 import { registerAuth } from './commands/auth';
 import { registerComments } from './commands/comments';
 import { registerFeedback } from './commands/feedback';
@@ -73,6 +74,8 @@ export function buildProgram(): Command {
   registerDataViews(program);
   registerJobs(program);
   registerCron(program);
+  program.commandsGroup('Configuration as code:');
+  registerApply(program);
   program.commandsGroup('Administration:');
   registerConnectors(program);
   registerUsers(program);

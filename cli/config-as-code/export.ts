@@ -1,0 +1,117 @@
+/**
+ * `service-cli export`: what exists, written in the format `apply` reads, so that applying the folder to the
+ * same service changes nothing. Secrets are written as `${env:NAME}` references, never as values.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { ApiClient } from '../http-client';
+import { FILTER_READ_ONLY } from './plan';
+
+const VIEWS = '/api/v1/dataviews';
+const FILTERS = '/api/v1/anomaly-filters';
+
+export interface Exported {
+  files: string[];
+  /** Environment variables `apply` will need: one per secret left out. */
+  env: string[];
+  /** Data views left out because only an administrator reads their whole definition. */
+  skippedViews: boolean;
+}
+
+const yaml = (doc: unknown) => stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+
+/** A file name from a resource name: lower case, safe characters only. */
+export function slug(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'unnamed'
+  );
+}
+
+/** The variable a secret of the subscription named `name` is read from. */
+export function envNameFor(name: string): string {
+  return `ALERT_${name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')}_URL`;
+}
+
+const present = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+
+function alertDocument(s: Record<string, any>, env: string[]): Record<string, unknown> {
+  const target =
+    s.channel === 'email'
+      ? { email: s.target }
+      : s.channel === 'slack'
+        ? { url: `\${env:${envNameFor(s.name)}}` }
+        : { url: s.target };
+  if (s.channel === 'slack') env.push(envNameFor(s.name));
+  return {
+    kind: 'alert',
+    name: s.name,
+    filter: s.filterName,
+    channel: s.channel,
+    ...target,
+    mode: s.mode,
+    digestHour: s.digestHour,
+    digestWeekday: s.digestWeekday,
+    enabled: s.enabled,
+  };
+}
+
+/** One file name per resource, unique within its folder. */
+function unique(taken: Set<string>, base: string, id: number): string {
+  const name = taken.has(base) ? `${base}-${id}` : base;
+  taken.add(name);
+  return `${name}.yaml`;
+}
+
+/** Writes `dataviews/<domain>/<name>.yaml`, `filters/<name>.yaml` (a filter, then your subscriptions on it) and `alerts/<name>.yaml` (yours on filters shared with you). */
+export async function exportConfiguration(api: ApiClient, dir: string): Promise<Exported> {
+  const result: Exported = { files: [], env: [], skippedViews: false };
+  const write = async (rel: string, text: string) => {
+    const full = path.join(dir, rel);
+    await mkdir(path.dirname(full), { recursive: true });
+    await writeFile(full, text);
+    result.files.push(rel);
+  };
+  const me = await api.get<{ role: string }>('/api/v1/auth/me');
+  if (me.role === 'admin') {
+    const taken = new Set<string>();
+    for (const v of await api.get<Array<{ id: number; domain: string; name: string }>>(VIEWS)) {
+      const { id, state, createdAt, updatedAt, ...definition } = await api.get<Record<string, unknown>>(
+        `${VIEWS}/${v.id}`,
+        { query: { compact: true } },
+      );
+      const file = unique(taken, `${slug(v.domain)}/${slug(v.name)}`, v.id);
+      await write(path.join('dataviews', file), yaml(definition));
+    }
+  } else result.skippedViews = true;
+
+  const filters = await api.get<Array<Record<string, any>>>(FILTERS);
+  const alerts = await api.get<Array<Record<string, any>>>(`${FILTERS}/alerts`);
+  const owned = new Set<number>();
+  const taken = new Set<string>();
+  for (const f of filters.filter((x) => x.isOwner !== false)) {
+    owned.add(f.id);
+    const settings = present(
+      Object.fromEntries(Object.entries(f).filter(([k]) => !FILTER_READ_ONLY.includes(k) && k !== 'name')),
+    );
+    const docs = [
+      { kind: 'filter', name: f.name, ...settings },
+      ...alerts.filter((s) => s.filterId === f.id).map((s) => alertDocument(s, result.env)),
+    ];
+    await write(path.join('filters', unique(taken, slug(f.name), f.id)), docs.map(yaml).join('---\n'));
+  }
+  const alertNames = new Set<string>();
+  for (const s of alerts.filter((x) => !owned.has(x.filterId)))
+    await write(
+      path.join('alerts', unique(alertNames, slug(s.name), s.id)),
+      yaml(alertDocument(s, result.env)),
+    );
+  return result;
+}
