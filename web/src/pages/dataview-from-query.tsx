@@ -44,7 +44,7 @@ export function DataViewFromQueryPage() {
   /** A view created by a save whose deploy or enable then failed: its page is where to go on. */
   const [created, setCreated] = useState<number | null>(null);
   const seq = useRef(0);
-  const check = useDefinitionCheck(text, null);
+  const check = useDefinitionCheck(text, created);
 
   const connector = form.connector || connectors.data?.[0]?.name || '';
 
@@ -81,6 +81,9 @@ export function DataViewFromQueryPage() {
       if (id === null) {
         id = (await api<DataViewDoc>('POST', '/dataviews', text, { yaml: true })).id;
         setCreated(id);
+      } else {
+        // Saved before, its deploy refused: the edited text replaces what was saved.
+        await api('PUT', `/dataviews/${id}`, text, { yaml: true });
       }
       await api('POST', `/dataviews/${id}/deploy`);
       if (enable) await api('POST', `/dataviews/${id}/enable`);
