@@ -121,6 +121,9 @@ async function checkName(
   return trimmed;
 }
 
+/** Subscriptions one user may have: each is run after every detection of its views. */
+export const MAX_SUBSCRIPTIONS_PER_USER = 50;
+
 /** POST /anomaly-filters/{id}/alerts: the caller subscribes a filter they can read. */
 export async function createSubscription(
   deps: AlertDeps,
@@ -132,6 +135,13 @@ export async function createSubscription(
   await loadVisibleFilter(deps.db, caller, filterId);
   checkSchedule(input);
   const name = await checkName(deps, caller.userId, input.name);
+  const [count] = await deps.db.rows<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM alert_subscriptions WHERE user_id = ${caller.userId}`,
+  );
+  if (Number(count?.n ?? 0) >= MAX_SUBSCRIPTIONS_PER_USER)
+    throw new ConflictError(
+      `Limit reached: at most ${MAX_SUBSCRIPTIONS_PER_USER} alert subscriptions per user.`,
+    );
   const channel = input.channel ?? 'webhook';
   let target: string;
   let secret: string | undefined;

@@ -104,6 +104,14 @@ export async function insertFilter(
   return row.id;
 }
 
+/** How many filters of an owner ask for summaries, leaving out `exceptId` (the one being saved). */
+export async function countSummarizedFilters(db: Database, ownerId: number, exceptId = 0): Promise<number> {
+  const [row] = await db.rows<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM filters
+    WHERE owner_id = ${ownerId} AND id <> ${exceptId} AND settings->>'isSummarized' = 'true'`);
+  return Number(row?.n ?? 0);
+}
+
 export async function updateFilterSettings(
   db: Database,
   id: number,

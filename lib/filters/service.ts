@@ -2,7 +2,7 @@
 import { readsEveryView } from '../dataviews/scope';
 import type { Database } from '../db/database';
 import { type Caller, requireRead } from '../identity/caller';
-import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import { validate } from '../shared/validation';
 import { readableViews, resolveViews } from './data-views';
 import { parseDataViews, parseFilterSettings, writableFilterFields } from './parse';
@@ -10,6 +10,7 @@ import {
   deleteFilterRow,
   type FilterRow,
   findVisibleFilter,
+  countSummarizedFilters,
   insertFilter,
   listPinnedFilters,
   listVisibleFilters,
@@ -158,10 +159,22 @@ export async function getFilter(db: Database, caller: Caller, id: number): Promi
   return (await recordsFor(db, caller, [await loadVisibleFilter(db, caller, id)]))[0];
 }
 
+/** Summarised filters one user may own: each is refreshed by a language model after every detection. */
+export const MAX_SUMMARIZED_FILTERS_PER_USER = 20;
+
+async function checkSummaryLimit(db: Database, caller: Caller, definition: FilterDefinition, id?: number) {
+  if (!definition.isSummarized) return;
+  if ((await countSummarizedFilters(db, caller.userId, id)) >= MAX_SUMMARIZED_FILTERS_PER_USER)
+    throw new ConflictError(
+      `Limit reached: at most ${MAX_SUMMARIZED_FILTERS_PER_USER} summarised filters per user (isSummarized).`,
+    );
+}
+
 /** POST /: the caller becomes the owner. */
 export async function createFilter(db: Database, caller: Caller, body: unknown): Promise<FilterRecord> {
   requireRead(caller);
   const definition = await checkedSettings(db, caller, body);
+  await checkSummaryLimit(db, caller, definition);
   const id = await insertFilter(
     db,
     caller.userId,
@@ -181,6 +194,7 @@ export async function updateFilter(db: Database, caller: Caller, body: unknown):
   return db.tx(async (tx) => {
     requireOwner(await loadVisibleFilter(tx, caller, id), caller, 'change');
     const definition = await checkedSettings(tx, caller, body);
+    await checkSummaryLimit(tx, caller, definition, id);
     await updateFilterSettings(tx, id, definition.name, definition as unknown as Record<string, unknown>);
     return getFilter(tx, caller, id);
   });
