@@ -5,6 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Loading, Notice, PageHeader, Problem } from '../components/ui';
+import { ReplayPanel } from '../components/replay-panel';
 import { YamlEditor } from '../components/yaml-editor';
 import { api } from '../lib/api';
 import { NEW_DATA_VIEW_YAML } from '../lib/dataviews';
@@ -146,6 +147,7 @@ export function DataViewEditPage({ id, initialText }: { id: number | null; initi
           {doc && doc.state !== 'prepared' && <JobsPanel id={doc.id} refreshKey={refresh} status={status} />}
         </div>
       </div>
+      {doc && doc.state !== 'prepared' && <ReplayPanel viewId={doc.id} text={text} />}
     </div>
   );
 }

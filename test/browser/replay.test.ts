@@ -1,0 +1,109 @@
+/**
+ * "What would change", in Debian's chromium against `npm start` with the demo: the admin lowers the DOD
+ * threshold and raises the spike threshold of the demo view in the editor, and before saving sees the
+ * anomalies the change would add and remove, with a record's chart on demand. Nothing is saved.
+ * UPDATE_SCREENSHOTS=1 also writes docs/screenshots/replay-what-would-change.png.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backendName } from '../support/db';
+import { type NpmStart, startNpmStart } from '../support/npm-start';
+import { hasChromium, launchChromium, shot, signIn } from './support';
+
+const ADMIN = { email: 'admin@example.com', password: 'replay-admin-pw' };
+
+describe.skipIf(!hasChromium)(
+  `what a change would do, in the browser through npm start on ${backendName}`,
+  () => {
+    let s: NpmStart;
+    let browser: Browser;
+    let page: Page;
+    let token = '';
+    let demoId = 0;
+
+    const api = async (path: string) => {
+      const r = await fetch(`${s.url}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+      return (await r.json()) as any;
+    };
+
+    /** Puts the cursor at the end of the editor's line holding `text` (its search, as a user finds a line). */
+    const endOf = async (text: string) => {
+      await page.locator('.cm-content').click();
+      await page.keyboard.press('Control+f');
+      await page.keyboard.type(text);
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('End');
+    };
+
+    beforeAll(async () => {
+      s = await startNpmStart({
+        name: 'replay',
+        env: { SEED_ADMIN_PASSWORD: ADMIN.password, SEED_USER_PASSWORD: 'replay-user-pw', DEMO: 'on' },
+        readyWithinMs: 600_000,
+      });
+      const auth = await fetch(`${s.url}/api/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      token = ((await auth.json()) as { accessToken: string }).accessToken;
+      demoId = ((await api('/dataviews')) as Array<{ id: number; name: string }>).find(
+        (v) => v.name === 'store_sales',
+      )!.id;
+      browser = await launchChromium();
+      page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+      page.setDefaultTimeout(30_000);
+      await signIn(page, s.url, ADMIN);
+    }, 640_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await s?.stop();
+    });
+
+    it('shows the anomalies a threshold change would add and remove before it is saved', async () => {
+      await page.goto(`${s.url}/dataviews/${demoId}`);
+      await page.locator('.cm-line', { hasText: 'type: dod' }).first().waitFor();
+      // DOD from 40 % to 25 %: more day-over-day changes are anomalies.
+      await endOf('percentualChange: 40');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('25');
+      // The spike detector from 4 to 8 deviations: fewer spikes.
+      await endOf('threshold: 4');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('8');
+
+      const panel = page.getByRole('region', { name: 'What would change' });
+      await panel.getByRole('button', { name: 'What would change' }).click();
+      const counts = panel.locator('.replay-counts');
+      await counts.waitFor({ timeout: 300_000 });
+      const text = await counts.innerText();
+      const [, added, removed] = /(\d+) added, (\d+) removed/.exec(text) ?? [];
+      expect(Number(added), text).toBeGreaterThan(0);
+      expect(Number(removed), text).toBeGreaterThan(0);
+      // Rows of both kinds, by type: DOD rows added, SPIKE rows removed.
+      const rows = panel.locator('table.replay-rows tbody tr');
+      await expect
+        .poll(() => rows.filter({ hasText: 'added' }).filter({ hasText: 'DOD' }).count())
+        .toBeGreaterThan(0);
+      await expect
+        .poll(() => rows.filter({ hasText: 'removed' }).filter({ hasText: 'SPIKE' }).count())
+        .toBeGreaterThan(0);
+      const types = await panel.locator('table.replay-types').innerText();
+      expect(types).toMatch(/DOD\s+value/);
+
+      // A record's series on demand.
+      await rows.filter({ hasText: 'removed' }).first().getByRole('button', { name: 'Chart' }).click();
+      await panel.locator('svg').first().waitFor();
+      await shot(page, 'replay-what-would-change');
+
+      // Nothing was saved, and the view's anomalies are those of the saved definition.
+      const stored = await api(`/dataviews/${demoId}`);
+      expect(stored.analysis.detectors[0].params.percentualChange).toBe(40);
+      const status = await api(`/dataviews/${demoId}/status`);
+      expect(status.jobs.replay).toMatchObject({ kind: 'Replay', status: 'finished' });
+    });
+  },
+);
