@@ -118,7 +118,7 @@ function Rows({ viewId, rows }: { viewId: number; rows: Row[] }) {
                   <td>
                     <Badge tone={TONE[row.change]}>{row.change}</Badge>
                   </td>
-                  <td>
+                  <td className="wrap">
                     {categoriesText(r.categories)}
                     {r.measure === 'value' ? '' : ` (${r.measure})`}
                   </td>
@@ -143,7 +143,7 @@ function Rows({ viewId, rows }: { viewId: number; rows: Row[] }) {
                   </td>
                 </tr>
                 {open === i && (
-                  <tr>
+                  <tr className="detail-row">
                     <td colSpan={8}>
                       <RowChart viewId={viewId} r={r} />
                     </td>
