@@ -151,7 +151,8 @@ async function main(): Promise<void> {
   });
 
   const url = `http://127.0.0.1:${config.port}`;
-  await waitForHealth(url, child, 120_000, logFile);
+  // Five minutes: a first start builds and loads every function, slow on a busy machine.
+  await waitForHealth(url, child, 300_000, logFile);
   const admin = accounts.find((a) => a.role === 'admin')!;
   const user = accounts.find((a) => a.role === 'data-user');
   const demoLines = !demo

@@ -12,9 +12,9 @@ describe(`npm start on ${backendName}`, () => {
     s = await startNpmStart({
       name: 'start',
       env: { SEED_ADMIN_PASSWORD: 'start-admin-pw', LOG_LEVEL: 'warn', DEMO: 'off' },
-      readyWithinMs: 110_000,
+      readyWithinMs: 280_000,
     });
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await s?.stop();

@@ -20,7 +20,7 @@ describe(`the npm start demo on ${backendName}`, () => {
     s = await startTestService({}, { workers: true });
     setLogLevel('silent');
     source = await startDemoSource(dir, new Date('2026-03-10T08:00:00Z'));
-  });
+  }, 300_000);
   afterAll(async () => {
     await s.stop();
     await source.close();
