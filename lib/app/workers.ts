@@ -43,7 +43,10 @@ export function afterCycleHooks(c: Container): AfterCycleHook[] {
         return { incidents: r.incidents, created: r.created, explained: r.explained, ms: Math.round(r.ms) };
       },
     },
-    { name: 'summaries', run: ({ view, log }) => regenerateSummariesForView(summaryDeps(c, log), view) },
+    {
+      name: 'summaries',
+      run: ({ view, log, signal }) => regenerateSummariesForView(summaryDeps(c, log), view, { signal }),
+    },
     {
       name: 'alerts',
       // One message per incident first seen in this cycle (none when the incidents hook failed).

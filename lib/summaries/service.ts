@@ -21,6 +21,8 @@ import type { FilterDefinition } from '../filters/types';
 import type { SecretStore } from '../secrets/index';
 import { AppError, ConflictError, TooManyRequestsError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
+import { forEachBounded, roundRobin } from '../shared/bounded';
+import { deadline } from '../shared/deadline';
 import { checkCitations, type IncidentRef } from './citations';
 import { callModel, type LlmAnswer, type LlmEndpoint } from './llm-client';
 import { type BuiltPrompt, buildPrompt, DEFAULT_PROMPT_BUDGET } from './prompt';
@@ -209,11 +211,24 @@ async function regenerateForRecipients(deps: SummaryDeps, filterId: number): Pro
  * After a successful load and detection cycle of a data view: regenerate, as their owners, the summaries
  * of every summarised filter over that view (a filter without data views covers all the owner's views).
  */
+/** A summarised filter's regeneration after a cycle: refreshed, failed, or skipped at the end of the budget. */
+export interface SummaryCycleResult {
+  filterId: number;
+  ok: boolean;
+  error?: string;
+  skipped?: boolean;
+}
+
+/** Summaries regenerated at once after a cycle, and the time they may take together (then the rest wait). */
+export const SUMMARY_CONCURRENCY = 2;
+export const SUMMARY_BUDGET_MS = 120_000;
+
 export async function regenerateSummariesForView(
   deps: SummaryDeps,
   dataView: { id: number; domain: string; name: string },
-): Promise<Array<{ filterId: number; ok: boolean; error?: string }>> {
-  const results: Array<{ filterId: number; ok: boolean; error?: string }> = [];
+  options: { signal?: AbortSignal; concurrency?: number; budgetMs?: number } = {},
+): Promise<SummaryCycleResult[]> {
+  const due: Array<{ filterId: number; owner: Caller }> = [];
   for (const row of await summarisedFilters(deps.db)) {
     const settings = row.settings;
     let refs: Array<{ domain: string; name: string }> = [];
@@ -233,16 +248,44 @@ export async function regenerateSummariesForView(
     const owner = await callerForUser(deps.db, row.ownerId);
     if (!owner) continue;
     if (refs.length === 0 && !canRead(owner, dataView.id)) continue;
-    try {
-      await refreshSummary(deps, owner, row.id);
-      results.push({ filterId: row.id, ok: true });
-    } catch (e) {
-      results.push({ filterId: row.id, ok: false, error: (e as Error).message });
-      continue;
-    }
-    await regenerateForRecipients(deps, row.id).catch((e) =>
-      deps.log?.warn('recipient summaries not regenerated', { filterId: row.id, error: e }),
-    );
+    due.push({ filterId: row.id, owner });
   }
-  return results;
+  // A few at a time, one owner's filters in turn with the others', within the cycle's budget: what has
+  // not started when it ends waits for the next cycle (or a refresh), so no owner's slow language model
+  // holds the detection job.
+  const budget = deadline(options.budgetMs ?? SUMMARY_BUDGET_MS, options.signal);
+  try {
+    const results = await forEachBounded(
+      roundRobin(due, (d) => d.owner.userId),
+      options.concurrency ?? SUMMARY_CONCURRENCY,
+      async ({ filterId, owner }): Promise<SummaryCycleResult> => {
+        try {
+          await refreshSummary(deps, owner, filterId);
+        } catch (e) {
+          return { filterId, ok: false, error: (e as Error).message };
+        }
+        await regenerateForRecipients(deps, filterId).catch((e) =>
+          deps.log?.warn('recipient summaries not regenerated', { filterId, error: e }),
+        );
+        return { filterId, ok: true };
+      },
+      ({ filterId }): SummaryCycleResult => ({
+        filterId,
+        ok: false,
+        skipped: true,
+        error: 'not refreshed in this cycle: its time budget ended (the next cycle or a refresh does it)',
+      }),
+      budget.signal,
+    );
+    const skipped = results.filter((r) => r.skipped).length;
+    if (skipped > 0)
+      deps.log?.warn('summaries left for the next cycle: the time budget ended', {
+        dataViewId: dataView.id,
+        skipped,
+        refreshed: results.length - skipped,
+      });
+    return results;
+  } finally {
+    budget.clear();
+  }
 }

@@ -158,6 +158,20 @@ describe(`filter summaries on ${backendName}`, () => {
     expect(other).toEqual([]);
   });
 
+  it('leaves the summaries it could not start within the budget for the next cycle, without calling the model', async () => {
+    const before = fake.requests.length;
+    const ended = new AbortController();
+    ended.abort();
+    const results = await regenerateSummariesForView(
+      { db: s.container.db, secrets: s.container.secrets, clock: s.container.clock, timeZone: 'UTC' },
+      { id: view.id, domain: 'retail', name: 'sales' },
+      { signal: ended.signal },
+    );
+    expect(results).toEqual([expect.objectContaining({ filterId, ok: false, skipped: true })]);
+    expect(results[0].error).toMatch(/time budget/);
+    expect(fake.requests.length).toBe(before);
+  });
+
   it('hides the summary of a filter the caller cannot see', async () => {
     const r = await s.call('GET', `/api/v1/anomaly-filters/${filterId}/summarization`, { auth: s.userToken });
     expect(r.status).toBe(404);
