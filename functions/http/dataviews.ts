@@ -28,6 +28,7 @@ import { httpHandler } from '../../lib/http/handler';
 import { booleanParam, intParam, optionalInt } from '../../lib/http/params';
 import { created, HttpResult, noContent, type Route } from '../../lib/http/router';
 import { routes as incidentRoutes } from './incidents';
+import { routes as replayRoutes } from './replay';
 import { routes as explorerRoutes } from './series-explorer';
 
 const base = '/api/v1/dataviews';
@@ -202,6 +203,7 @@ export const routes: Route[] = [
   ...explorerRoutes,
   // Incidents and contributions (functions/http/incidents.ts).
   ...incidentRoutes,
+  ...replayRoutes,
 ];
 
 export const handler = httpHandler(routes, getContainer);

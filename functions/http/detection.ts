@@ -5,8 +5,7 @@ import { type DetectorPreviewBody, previewDetector } from '../../lib/series-expl
 import { httpHandler } from '../../lib/http/handler';
 import { intParam, optionalDate } from '../../lib/http/params';
 import { seriesChart } from '../../lib/series-explorer/series-chart';
-import { readReplay, requestReplay } from '../../lib/replay/service';
-import { accepted, type Route } from '../../lib/http/router';
+import type { Route } from '../../lib/http/router';
 
 const tag = 'Data views';
 const id = (params: Record<string, string>) => intParam(params.id, 'id');
@@ -52,37 +51,11 @@ export const routes: Route[] = [
         measure: query.measure || undefined,
       }),
   },
-  {
-    method: 'POST',
-    path: '/api/v1/dataviews/{id}/replay',
-    access: 'admin',
-    tag,
-    yaml: true,
-    docBody: 'dataview',
-    summary:
-      'Replay a changed definition (JSON or YAML, unsaved) over the loaded history: checked as saving would check it, then run as a Replay job that publishes nothing; poll GET …/replay/{jobId} for the difference',
-    response: { status: 202, description: 'The Replay job', schema: 'job' },
-    handle: async ({ caller, params, body }) =>
-      accepted(await requestReplay(await getContainer(), caller, id(params), body)),
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/dataviews/{id}/replay/{jobId}',
-    access: 'admin',
-    tag,
-    summary:
-      'A replay: its job (status) and, once finished, the difference with the stored anomalies — counts, counts by type and measure, the added, removed and changed records (newest first, at most 500 each) and the stored incidents they touch',
-    response: { status: 200, description: '{job, result}', schema: 'replay' },
-    handle: async ({ caller, params }) =>
-      readReplay(await getContainer(), caller, id(params), intParam(params.jobId, 'jobId')),
-  },
 ];
 
 /** The paths under /api/v1/dataviews that this function serves instead of the data views function. */
 export function servesPath(path: string): boolean {
-  return /^\/api\/v1\/dataviews\/[^/]+\/(baselines|preview-detector|replay|replay\/[^/]+|series\/[^/]+)\/?$/.test(
-    path,
-  );
+  return /^\/api\/v1\/dataviews\/[^/]+\/(baselines|preview-detector|series\/[^/]+)\/?$/.test(path);
 }
 
 export const handler = httpHandler(routes, getContainer);

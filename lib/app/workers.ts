@@ -20,7 +20,7 @@ import { logger } from '../shared/logger';
 import { regenerateSummariesForView } from '../summaries/service';
 import { seriesSource } from '../dataset/series-store';
 import { buildIncidents } from '../incidents/step';
-import { runReplayJob } from '../replay/service';
+import { runReplayJob } from '../replay/job';
 import { type AfterCycleHook, runAfterCycle } from './after-cycle';
 import type { Container } from './container';
 import { alertDeps, loadJobDeps, summaryDeps } from './deps';

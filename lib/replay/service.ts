@@ -8,23 +8,14 @@
 import type { Database } from '../db/database';
 import { checkDraft } from '../dataviews/draft';
 import { readDeployedView } from '../dataviews/scope';
-import type { DataViewRecord } from '../dataviews/views';
-import { type Caller, requireAdmin, systemCaller } from '../identity/caller';
-import { failJob, findJob, insertJob, type JobRow, toJobView } from '../jobs/repository';
+import { type Caller, requireAdmin } from '../identity/caller';
+import { failJob, findJob, insertJob, toJobView } from '../jobs/repository';
 import type { EnqueuedJob } from '../jobs/types';
 import { type JobQueue, queueOf } from '../queue/port';
 import type { Clock } from '../shared/clock';
-import { NotFoundError, UpstreamError, ValidationError } from '../shared/errors';
-import { detectInMemory } from './detect';
-import { diffRecords, foldCountEchoes, keptRecords } from './diff';
-import {
-  insertReplay,
-  readReplayRow,
-  readSeriesCategories,
-  readStoredRecords,
-  writeReplayResult,
-} from './store';
-import type { ReplayAnswer, ReplayRecord, ReplayResult } from './types';
+import { NotFoundError, UpstreamError } from '../shared/errors';
+import { insertReplay, readReplayRow } from './store';
+import type { ReplayAnswer } from './types';
 
 export interface ReplayDeps {
   db: Database;
@@ -78,50 +69,4 @@ export async function readReplay(
     throw new NotFoundError(`No replay ${jobId} of data view ${view.domain}/${view.name}.`);
   const row = await readReplayRow(deps.db, job.id);
   return { job: toJobView({ job, title: view.title }), result: row?.result ?? null };
-}
-
-/** Fills in the category values of the rows an answer shows. */
-async function withCategories(db: Database, view: DataViewRecord, result: ReplayResult): Promise<void> {
-  const rows: ReplayRecord[] = [
-    ...result.added,
-    ...result.removed,
-    ...result.changed.flatMap((c) => [c.before, c.after]),
-  ];
-  const names = (view.definition.categories ?? []).map((c) => c.name);
-  const cats = await readSeriesCategories(
-    db,
-    view.schema,
-    names,
-    rows.map((r) => r.seriesId),
-  );
-  for (const r of rows) r.categories = cats.get(r.seriesId) ?? {};
-}
-
-/** The work of a Replay job (the process worker runs it): detect in memory, compare, store the difference. */
-export async function runReplayJob(
-  deps: Pick<ReplayDeps, 'db'> & { shardSize: number },
-  job: JobRow,
-  signal?: AbortSignal,
-): Promise<Record<string, unknown>> {
-  const { db } = deps;
-  const row = await readReplayRow(db, job.id);
-  if (!row) throw new ValidationError(`Replay ${job.id} has no definition (it was removed).`);
-  const deployed = await readDeployedView(systemCaller(), db, job.dataViewId);
-  const replayed: DataViewRecord = { ...deployed, definition: row.definition };
-  const detection = await detectInMemory(db, replayed, deps.shardSize, signal);
-  const before = await readStoredRecords(db, deployed.schema);
-  const after = [
-    ...keptRecords(before, detection.run.replacedFrom, detection.detectors),
-    ...foldCountEchoes(detection.records),
-  ];
-  const result: ReplayResult = { ...diffRecords(before, after), run: detection.run };
-  await withCategories(db, replayed, result);
-  await writeReplayResult(db, job.id, result);
-  const c = result.counts;
-  return {
-    ...c,
-    detected: detection.records.length,
-    ms: detection.run.ms,
-    message: `replayed: ${c.added} added, ${c.removed} removed, ${c.changed} changed of ${c.before} anomalies`,
-  };
 }

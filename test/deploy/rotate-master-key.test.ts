@@ -35,8 +35,8 @@ async function addSubscriptions(db: Database, store: LocalSecretStore) {
     ['slack', 'https://hooks.slack.com/services/T0/B0/xyz'],
   ]) {
     const ref = await store.put(`alert-subscription-${channel}`, value);
-    await db.rows(sql`INSERT INTO alert_subscriptions (filter_id, user_id, channel, target, secret_ref)
-      VALUES (${f.id}, ${u.id}, ${channel}, 'https://hooks.example.com/', ${ref})`);
+    await db.rows(sql`INSERT INTO alert_subscriptions (filter_id, user_id, channel, name, target, secret_ref)
+      VALUES (${f.id}, ${u.id}, ${channel}, ${`${channel}-${f.id}`}, 'https://hooks.example.com/', ${ref})`);
   }
 }
 
