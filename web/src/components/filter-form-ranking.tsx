@@ -18,7 +18,11 @@ export function RankingFields({ v, set, num, err }: Props) {
         <div className="row">
           <Field label="Sort by" errors={err('sortBy')}>
             {(f) => (
-              <select id={f.id} value={v.sortBy} onChange={(e) => set('sortBy', e.target.value)}>
+              <select
+                id={f.id}
+                value={v.sortBy}
+                onChange={(e) => set('sortBy', e.target.value as FilterSettings['sortBy'])}
+              >
                 {SORT_BY.map((s) => (
                   <option key={s}>{s}</option>
                 ))}

@@ -50,7 +50,11 @@ export function FilterForm({ value: v, onChange, error, dataViews }: Props) {
         <div className="row">
           <Field label="Time range" errors={err('timeRange')}>
             {(f) => (
-              <select id={f.id} value={v.timeRange} onChange={(e) => set('timeRange', e.target.value)}>
+              <select
+                id={f.id}
+                value={v.timeRange}
+                onChange={(e) => set('timeRange', e.target.value as FilterSettings['timeRange'])}
+              >
                 {TIME_RANGES.map((t) => (
                   <option key={t}>{t}</option>
                 ))}
@@ -149,7 +153,8 @@ export function FilterForm({ value: v, onChange, error, dataViews }: Props) {
                   const next = toggle(results, r, e.target.checked);
                   set(
                     'anomalyResult',
-                    ['Positive', 'Negative'].filter((x) => next.includes(x)).join(';') || 'Positive;Negative',
+                    (['Positive', 'Negative'].filter((x) => next.includes(x)).join(';') ||
+                      'Positive;Negative') as FilterSettings['anomalyResult'],
                   );
                 }}
               />{' '}

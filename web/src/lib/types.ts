@@ -1,4 +1,5 @@
 /** Shapes of the API records the UI reads (DESIGN.md field names). */
+import type { Filter as FilterBody } from './api-types.gen';
 
 export type DataViewState = 'prepared' | 'disabled' | 'enabled';
 
@@ -152,43 +153,49 @@ export interface FilterRun {
   warnings?: string[];
 }
 
-/** The writable filter fields (schemas/filter.schema.json). */
+/** A filter field as the API validates it (schemas/filter.schema.json, generated into api-types.gen.ts). */
+type FilterField<K extends keyof FilterBody> = Exclude<FilterBody[K], undefined>;
+
+/**
+ * The writable filter fields (schemas/filter.schema.json): each is typed from the generated schema
+ * type, so a field renamed or removed in the schema fails the UI's typecheck here.
+ */
 export interface FilterSettings {
-  name: string;
-  comment: string;
-  timeRange: string;
-  dateFrom?: string | null;
-  dateTo?: string | null;
-  dataViews: string;
-  anomalyTypes: string;
-  anomalyResult: string;
-  categoriesFilter: string;
-  sortBy: string;
-  limit: number;
-  isAggregated: boolean;
-  aggregationMode: 'Hierarchical' | 'Graph';
-  minCommonCategories: number;
-  isSummarized: boolean;
-  instructions: string;
-  splitByType: boolean;
-  graphThreshold: number;
-  graphWeights: string;
-  recurrenceFrom: number | null;
-  recurrenceTo: number | null;
-  changePctFrom: number | null;
-  changePctTo: number | null;
-  changeFrom: number | null;
-  changeTo: number | null;
-  sharePctFrom: number | null;
-  sharePctTo: number | null;
+  name: FilterField<'name'>;
+  comment: FilterField<'comment'>;
+  timeRange: FilterField<'timeRange'>;
+  dateFrom?: FilterField<'dateFrom'>;
+  dateTo?: FilterField<'dateTo'>;
+  dataViews: FilterField<'dataViews'>;
+  anomalyTypes: FilterField<'anomalyTypes'>;
+  anomalyResult: FilterField<'anomalyResult'>;
+  categoriesFilter: FilterField<'categoriesFilter'>;
+  sortBy: FilterField<'sortBy'>;
+  limit: FilterField<'limit'>;
+  isAggregated: FilterField<'isAggregated'>;
+  aggregationMode: FilterField<'aggregationMode'>;
+  minCommonCategories: FilterField<'minCommonCategories'>;
+  isSummarized: FilterField<'isSummarized'>;
+  instructions: FilterField<'instructions'>;
+  splitByType: FilterField<'splitByType'>;
+  graphThreshold: FilterField<'graphThreshold'>;
+  graphWeights: FilterField<'graphWeights'>;
+  recurrenceFrom: FilterField<'recurrenceFrom'>;
+  recurrenceTo: FilterField<'recurrenceTo'>;
+  changePctFrom: FilterField<'changePctFrom'>;
+  changePctTo: FilterField<'changePctTo'>;
+  changeFrom: FilterField<'changeFrom'>;
+  changeTo: FilterField<'changeTo'>;
+  sharePctFrom: FilterField<'sharePctFrom'>;
+  sharePctTo: FilterField<'sharePctTo'>;
   /** `value`, `count` or both separated by ';'. */
-  measures: string;
+  measures: FilterField<'measures'>;
   /** One record per event (same series, measure and result, overlapping dates) with its types. */
-  mergeEvents: boolean;
+  mergeEvents: FilterField<'mergeEvents'>;
   /** Leave out records marked expected or not an anomaly (docs/feedback.md). */
-  hideDismissed?: boolean;
+  hideDismissed?: FilterField<'hideDismissed'>;
   /** One row per incident, its categories the root cause (docs/incidents.md). */
-  incidents?: boolean;
+  incidents?: FilterField<'incidents'>;
 }
 
 export interface Filter extends FilterSettings {
