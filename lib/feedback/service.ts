@@ -7,7 +7,7 @@ import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { DETECTORS } from '../detection/index';
 import { assertReadable, readableBy, readViews } from '../dataviews/scope';
-import { type Caller, isAdmin, requireRead } from '../identity/caller';
+import { type Caller, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import {
   deleteFeedbackRow,
@@ -17,17 +17,13 @@ import {
   selectFeedback,
   upsertFeedback,
 } from './repository';
+import { mayChangeFeedback, toFeedbackRecord } from './access';
 import { FEEDBACK_STATUSES, type FeedbackKey, type FeedbackRecord, type FeedbackStatus } from './types';
 
 /** The body of PUT /anomalies/feedback (schema `feedback-put`). */
 export interface FeedbackInput extends FeedbackKey {
   status: FeedbackStatus;
   note?: string;
-}
-
-function toRecord(r: FeedbackRow): FeedbackRecord {
-  const { userId: _u, ...rest } = r;
-  return rest;
 }
 
 const notFound = (what: string) => new NotFoundError(`${what} was not found.`);
@@ -54,10 +50,6 @@ async function currentAnomaly(
   return row ? { endDate: row.end_date } : undefined;
 }
 
-function mayChange(caller: Caller, row: FeedbackRow): boolean {
-  return isAdmin(caller) || row.userId === caller.userId;
-}
-
 /** PUT /anomalies/feedback: gives or changes the feedback on a record's key; 404 unless the record exists now. */
 export async function putFeedback(
   db: Database,
@@ -76,7 +68,7 @@ export async function putFeedback(
     startDate: input.startDate,
   };
   const existing = await findFeedbackByKey(db, key);
-  if (existing && !mayChange(caller, existing)) {
+  if (existing && !mayChangeFeedback(caller, existing)) {
     throw new ForbiddenError(
       `Feedback on this record was given by ${existing.email}; only they or an administrator can change it.`,
     );
@@ -96,7 +88,7 @@ export async function putFeedback(
     userId: caller.userId,
     email: caller.email,
   })) as number;
-  return toRecord((await findFeedbackById(db, id)) as FeedbackRow);
+  return toFeedbackRecord((await findFeedbackById(db, id)) as FeedbackRow);
 }
 
 async function visibleRow(db: Database, caller: Caller, id: number): Promise<FeedbackRow> {
@@ -108,13 +100,13 @@ async function visibleRow(db: Database, caller: Caller, id: number): Promise<Fee
 }
 
 export async function getFeedback(db: Database, caller: Caller, id: number): Promise<FeedbackRecord> {
-  return toRecord(await visibleRow(db, caller, id));
+  return toFeedbackRecord(await visibleRow(db, caller, id));
 }
 
 /** DELETE /anomalies/feedback/{id}: the author or an administrator. */
 export async function deleteFeedback(db: Database, caller: Caller, id: number): Promise<void> {
   const row = await visibleRow(db, caller, id);
-  if (!mayChange(caller, row))
+  if (!mayChangeFeedback(caller, row))
     throw new ForbiddenError(
       `Feedback ${id} was given by ${row.email}; only they or an administrator can remove it.`,
     );
@@ -138,5 +130,5 @@ export async function listFeedback(
   if (q.dataViewId !== undefined) conditions.push(sql`data_view_id = ${q.dataViewId}`);
   if (q.seriesId !== undefined) conditions.push(sql`series_id = ${q.seriesId}`);
   if (q.status !== undefined) conditions.push(sql`status = ${q.status}`);
-  return (await selectFeedback(db, sql.join(conditions, sql` AND `))).map(toRecord);
+  return (await selectFeedback(db, sql.join(conditions, sql` AND `))).map(toFeedbackRecord);
 }

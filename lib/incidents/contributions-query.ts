@@ -20,7 +20,7 @@ import { ownBaseline } from './grouping';
 import { contains, isLeaf } from './lattice';
 import { historyDays, type LeafDays, leafChanges } from './leaf-window';
 import { latticeOf } from './step';
-import { cachedCatalog, type SeriesCatalog } from './store';
+import { cachedCatalog, hasIncidents, type SeriesCatalog } from './store';
 import type { Categories } from './types';
 
 export interface ContributionValueAnswer {
@@ -109,11 +109,7 @@ async function anomalyOfWindow(
   r: ContributionsRequest,
 ): Promise<AnomalyBaseline | null> {
   const s = ident(schema);
-  // The catalog, not information_schema (a view over every table, slow on a server with many schemas).
-  const [{ t }] = await db.rows<{ t: boolean }>(
-    sql`SELECT to_regclass(${`${s}.incidents`}) IS NOT NULL AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
-      WHERE attrelid = to_regclass(${`${s}.all_anomalies`}) AND attname = 'incident_id' AND NOT attisdropped) AS t`,
-  );
+  const t = await hasIncidents(db, schema);
   const head = t
     ? `EXISTS (SELECT 1 FROM ${s}.incidents i WHERE i.id = a.incident_id AND i.head_series_id = a.series_id
         AND i.head_measure = a.measure AND i.head_type = a.type AND i.head_start = a.start_date)`

@@ -19,10 +19,12 @@ import {
   selectFeedback,
   upsertFeedback,
 } from '../feedback/repository';
+import { mayChangeFeedback, toFeedbackRecord } from '../feedback/access';
 import { FEEDBACK_STATUSES, type FeedbackRecord, type FeedbackStatus } from '../feedback/types';
-import { type Caller, isAdmin, requireRead } from '../identity/caller';
+import { type Caller, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import type { MemberRecord } from './grouping';
+import { hasIncidents } from './store';
 
 /** The body of PUT /anomalies/feedback/incident (schema `feedback-incident-put`). */
 export interface IncidentFeedbackInput {
@@ -49,8 +51,6 @@ interface MemberKeyRow {
   e: string;
 }
 
-const toRecord = ({ userId: _u, ...rest }: FeedbackRow): FeedbackRecord => rest;
-
 /**
  * PUT /anomalies/feedback/incident: marks every member record of an incident confirmed, expected or not an
  * anomaly, in one transaction. Anyone who can read the view may; where a member already carries another
@@ -69,9 +69,7 @@ export async function putIncidentFeedback(
     `Incident ${input.incidentId} of data view ${input.dataViewId} was not found.`,
   );
   if (!view) throw missing;
-  const hasColumn = await db.rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM information_schema.columns
-    WHERE table_schema = ${view.schema} AND table_name = 'all_anomalies' AND column_name = 'incident_id'`);
-  if (Number(hasColumn[0]?.n ?? 0) === 0) throw missing;
+  if (!(await hasIncidents(db, view.schema))) throw missing;
   const members = await db.rows<MemberKeyRow>(sql`
     SELECT series_id, coalesce(measure, 'value') AS measure, type, start_date::text AS s, end_date::text AS e
     FROM ${sql.raw(`${ident(view.schema)}.all_anomalies`)} WHERE incident_id = ${input.incidentId} ORDER BY id`);
@@ -92,7 +90,7 @@ export async function putIncidentFeedback(
         sql`data_view_id = ${key.dataViewId} AND series_id = ${key.seriesId} AND measure = ${key.measure}
           AND type = ${key.type} AND start_date = ${key.startDate}::date`,
       );
-      if (existing && !isAdmin(caller) && existing.userId !== caller.userId)
+      if (existing && !mayChangeFeedback(caller, existing))
         throw new ForbiddenError(
           `A member of incident ${input.incidentId} carries feedback by ${existing.email}; only they or an administrator can change it.`,
         );
@@ -113,7 +111,7 @@ export async function putIncidentFeedback(
       incidentId: input.incidentId,
       status: input.status,
       note,
-      members: rows.map(toRecord),
+      members: rows.map(toFeedbackRecord),
     };
   });
 }
@@ -239,8 +237,8 @@ export async function deleteIncidentFeedback(
     : [];
   if (rows.length === 0)
     throw new NotFoundError(`Feedback on incident ${incidentId} of data view ${dataViewId} was not found.`);
-  const other = rows.find((r) => r.userId !== caller.userId);
-  if (other && !isAdmin(caller))
+  const other = rows.find((r) => !mayChangeFeedback(caller, r));
+  if (other)
     throw new ForbiddenError(
       `Feedback on incident ${incidentId} was given by ${other.email}; only they or an administrator can remove it.`,
     );

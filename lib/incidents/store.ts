@@ -30,6 +30,20 @@ export async function ensureIncidentTables(db: Database, schema: string): Promis
     await db.rows(sql.raw(`ALTER TABLE ${s}.all_anomalies ADD COLUMN IF NOT EXISTS incident_id integer`));
 }
 
+/**
+ * Whether the view's schema holds incidents (the incidents table and the records' incident_id column):
+ * views deployed before incidents existed have neither until their first cycle. Read from the catalog,
+ * not information_schema (a view over every table, slow on a server with many schemas).
+ */
+export async function hasIncidents(db: Database, schema: string): Promise<boolean> {
+  const s = ident(schema);
+  const [row] = await db.rows<{ t: boolean }>(
+    sql`SELECT to_regclass(${`${s}.incidents`}) IS NOT NULL AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
+      WHERE attrelid = to_regclass(${`${s}.all_anomalies`}) AND attname = 'incident_id' AND NOT attisdropped) AS t`,
+  );
+  return row?.t === true;
+}
+
 /** Every series of the view: its codes and category values (null = all). */
 export interface SeriesCatalog {
   ids: Int32Array;

@@ -6,59 +6,22 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFilterDefinition } from '../../../lib/anomalies/run';
-import type { Container } from '../../../lib/app/container';
-import { loadConfig } from '../../../lib/config/config';
-import { schemaNameFor } from '../../../lib/dataset/ddl';
 import type { Caller } from '../../../lib/identity/caller';
 import { putFeedback } from '../../../lib/feedback/service';
 import { deleteIncidentFeedback, putIncidentFeedback } from '../../../lib/incidents/feedback';
-import { buildIncidents } from '../../../lib/incidents/step';
-import { runDetection } from '../../../lib/process-job/start';
 import { systemClock } from '../../../lib/shared/clock';
-import { makeNormal, makeRng } from '../../../scripts/synthetic/rng';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
-import {
-  createDetectionView,
-  loadView,
-  type SourceSeries,
-  writeSource,
-} from '../../support/detection-fixture';
+import { createDetectionView, loadView, writeSource } from '../../support/detection-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
+import { CATEGORIES, cityCube, incidentCycle } from './city-cube';
 import { createCaller } from '../filters/fixtures';
 
-const DAYS = 140;
-const CATEGORIES = [{ name: 'region' }, { name: 'city', parent: 'region' }, { name: 'channel' }];
-const CITIES: Array<[string, string, number]> = [
-  ['North', 'Oslo', 120],
-  ['North', 'Bergen', 80],
-  ['South', 'Rome', 150],
-  ['South', 'Milan', 100],
-];
 /** Milan's orders (value and count, both channels) fall to a fifth for four days. */
 const DROP = { city: 'Milan', from: 120, to: 123 };
 const WINDOW = { from: '2024-04-28', to: '2024-05-05' };
 
-function series(): SourceSeries[] {
-  const normal = makeNormal(makeRng(11));
-  const out: SourceSeries[] = [];
-  for (const [region, city, size] of CITIES)
-    for (const [channel, share] of [
-      ['web', 0.6],
-      ['app', 0.4],
-    ] as const) {
-      const counts = Array.from({ length: DAYS }, (_, t) => {
-        const dropped = city === DROP.city && t >= DROP.from && t <= DROP.to;
-        const mean = size * share * (t % 7 === 5 ? 1.2 : 1) * (dropped ? 0.2 : 1);
-        return Math.max(0, Math.round(mean + Math.sqrt(mean) * normal()));
-      });
-      out.push({
-        categories: { region, city, channel },
-        values: counts.map((c) => c * 40 + Math.round(normal() * 20)),
-        counts,
-      });
-    }
-  return out;
-}
+const series = () =>
+  cityCube(11, (city, _channel, t) => (city === DROP.city && t >= DROP.from && t <= DROP.to ? 0.2 : 1), true);
 
 describe(`feedback on an incident on ${backendName}`, () => {
   let t: TestDatabase;
@@ -66,16 +29,14 @@ describe(`feedback on an incident on ${backendName}`, () => {
   let viewId: number;
   let analyst: Caller;
   let other: Caller;
-  const container = () => ({ db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }) }) as unknown as Container;
-  const view = () => ({
-    id: viewId,
-    source: { schema: schemaNameFor(viewId), fill: 'zero' as const },
-    categories: CATEGORIES,
-  });
+  const harness = incidentCycle(
+    () => t,
+    () => viewId,
+  );
   let lastDetail: Record<string, unknown> = {};
   const cycle = async (job: number) => {
-    lastDetail = await runDetection(container(), viewId, job);
-    return buildIncidents({ db: t.db }, view(), job);
+    lastDetail = await harness.detect(job);
+    return harness.incidents(job);
   };
   const run = async (settings: { incidents?: boolean; hideDismissed?: boolean }) =>
     (

@@ -1,63 +1,31 @@
 /** After detection, the view's records are grouped into incidents with root causes, stored with stable ids. */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Container } from '../../../lib/app/container';
-import { loadConfig } from '../../../lib/config/config';
 import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { runFilterDefinition } from '../../../lib/anomalies/run';
 import { systemCaller } from '../../../lib/identity/caller';
-import { buildIncidents } from '../../../lib/incidents/step';
 import { systemClock } from '../../../lib/shared/clock';
-import { runDetection } from '../../../lib/process-job/start';
-import { makeNormal, makeRng } from '../../../scripts/synthetic/rng';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
-import {
-  createDetectionView,
-  loadView,
-  type SourceSeries,
-  writeSource,
-} from '../../support/detection-fixture';
+import { createDetectionView, loadView, writeSource } from '../../support/detection-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
+import { CATEGORIES, cityCube, incidentCycle } from './city-cube';
 
-const DAYS = 140;
-const CATEGORIES = [{ name: 'region' }, { name: 'city', parent: 'region' }, { name: 'channel' }];
-const CITIES: Array<[string, string, number]> = [
-  ['North', 'Oslo', 120],
-  ['North', 'Bergen', 80],
-  ['South', 'Rome', 150],
-  ['South', 'Milan', 100],
-];
 const GAP = { city: 'Milan', channel: 'app', from: 120, to: 123 };
 
-/** Leaves of region → city × channel with weekly seasonality and Poisson-like noise; Milan's app orders stop for 4 days. */
-function series(): SourceSeries[] {
-  const normal = makeNormal(makeRng(5));
-  const out: SourceSeries[] = [];
-  for (const [region, city, size] of CITIES)
-    for (const [channel, share] of [
-      ['web', 0.6],
-      ['app', 0.4],
-    ] as const) {
-      const values = Array.from({ length: DAYS }, (_, t) => {
-        const mean = size * share * (t % 7 === 5 ? 1.2 : 1);
-        if (city === GAP.city && channel === GAP.channel && t >= GAP.from && t <= GAP.to) return null;
-        return Math.max(0, Math.round(mean + Math.sqrt(mean) * normal()));
-      });
-      out.push({ categories: { region, city, channel }, values });
-    }
-  return out;
-}
+/** Milan's app orders stop for 4 days. */
+const series = () =>
+  cityCube(5, (city, channel, t) =>
+    city === GAP.city && channel === GAP.channel && t >= GAP.from && t <= GAP.to ? null : 1,
+  );
 
 describe(`incidents after detection on ${backendName}`, () => {
   let t: TestDatabase;
   let source: TestSource;
   let viewId: number;
-  const container = () => ({ db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }) }) as unknown as Container;
-  const view = () => ({
-    id: viewId,
-    source: { schema: schemaNameFor(viewId), fill: 'zero' as const },
-    categories: CATEGORIES,
-  });
+  const cycle = incidentCycle(
+    () => t,
+    () => viewId,
+  );
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -71,7 +39,7 @@ describe(`incidents after detection on ${backendName}`, () => {
     await writeSource(source, o);
     viewId = await createDetectionView(t.db, o);
     await loadView(t.db, source, viewId);
-    await runDetection(container(), viewId, 1);
+    await cycle.detect(1);
   }, 120_000);
 
   afterAll(async () => {
@@ -93,7 +61,7 @@ describe(`incidents after detection on ${backendName}`, () => {
     );
 
   it('groups the gap of one leaf with what it moved above it, and names the leaf as the root cause', async () => {
-    const r = await buildIncidents({ db: t.db }, view(), 1);
+    const r = await cycle.incidents(1);
     expect(r.incidents).toBeGreaterThan(0);
     const all = await incidents();
     const gap = all.find(
@@ -147,8 +115,8 @@ describe(`incidents after detection on ${backendName}`, () => {
 
   it('keeps the incident ids when a new run finds the same records', async () => {
     const before = await incidents();
-    await runDetection(container(), viewId, 2);
-    const r = await buildIncidents({ db: t.db }, view(), 2);
+    await cycle.detect(2);
+    const r = await cycle.incidents(2);
     const after = await incidents();
     expect(after.map((i) => i.id)).toEqual(before.map((i) => i.id));
     expect(r.created).toEqual([]);
