@@ -56,6 +56,8 @@ const READS_NO_VIEW_DATA: Record<string, string> = {
   'lib/alerts/service.ts:subscriptionDeliveries': "the delivery log of the caller's own subscription",
   'lib/dataviews/license.ts:getLicenseUsage': 'how many views exist against the licence, nothing of any view',
   'lib/dataviews/cron-preview.ts:previewCron': 'the next run times of a cron expression; no view is read',
+  'lib/feedback/access.ts:mayChangeFeedback':
+    'a check on a feedback row the caller already read through the scope; reads nothing',
   'lib/filters/service.ts:deleteFilter': 'the owner deletes their filter row',
   'lib/filters/service.ts:listLittleFilters': 'names of the filters the caller owns or was given',
   'lib/filters/sharing.ts:shareFilter': 'filter rows and user ids; recipients read only their own views',
