@@ -1,8 +1,10 @@
 /**
- * Runs the statements of a series build, timing them per step. On the embedded PGlite, which runs one
- * statement at a time for every connection, a statement over many series is cut into ranges of series
- * ids sized from the time the previous range took (about CHUNK_TARGET_MS each), so that status and the
- * other requests run between them; on PostgreSQL every statement runs whole (other sessions run beside it).
+ * What runs the statements of a series build, timing them per step: the timing and the step hooks are
+ * here; how a statement over many series runs is the runner's. On PostgreSQL every statement runs
+ * whole (build-runner-whole.ts: other sessions run beside it); on the embedded PGlite, which runs one
+ * statement at a time for every connection, statements are cut into ranges of series ids sized from
+ * the time the previous range took (build-runner-chunked.ts), so that status and the other requests
+ * run between them.
  */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
@@ -13,15 +15,10 @@ export const CHUNK_TARGET_MS = 25;
 /** A build statement this long (ms) is counted and reported (PGlite: what status may have waited for). */
 export const LONG_STATEMENT_MS = 100;
 
-/** default_statistics_target of ANALYZE on PGlite (300 × this rows sampled; PostgreSQL's default is 100). */
-export const CHUNKED_STATISTICS_TARGET = 10;
-
 export interface RunnerOptions {
-  /** Cut statements into ranges (PGlite); otherwise one statement each. */
-  chunked: boolean;
-  /** Fixed keys per range instead of sizing by time (tests: 1 makes every series a statement). */
+  /** Chunked runner: fixed keys per range instead of sizing by time (tests: 1 makes every series a statement). */
   chunkRows?: number;
-  /** Target duration of a ranged statement (ms; default CHUNK_TARGET_MS). */
+  /** Chunked runner: target duration of a ranged statement (ms; default CHUNK_TARGET_MS). */
   targetMs?: number;
   /** Checked before every statement. */
   signal?: AbortSignal;
@@ -32,7 +29,7 @@ export interface RunnerOptions {
 }
 
 /** Statements of a build, timed per step. */
-export class BuildRunner {
+export abstract class BuildRunner {
   readonly steps: Record<string, number> = {};
   step = 'series';
   statements = 0;
@@ -44,10 +41,6 @@ export class BuildRunner {
     readonly db: Database,
     readonly opts: RunnerOptions,
   ) {}
-
-  get chunked(): boolean {
-    return this.opts.chunked;
-  }
 
   async enter(step: string): Promise<void> {
     this.step = step;
@@ -85,49 +78,27 @@ export class BuildRunner {
   }
 
   /**
-   * ANALYZE of a table; on PGlite with a small sample in a short transaction of its own (ANALYZE reads
-   * its sample in one statement; SET LOCAL keeps the setting to it: PGlite's one session is everyone's).
+   * Whether a build table gets its primary key when created, kept up by each insert (PGlite: one index
+   * build at the end would be one long statement), or once its rows are in (one bulk index build).
    */
-  async analyze(table: string): Promise<void> {
-    if (!this.chunked) {
-      await this.run(`ANALYZE ${table}`);
-      return;
-    }
-    await this.time(
-      () =>
-        this.db.tx(async (tx) => {
-          await tx.rows(sql.raw(`SET LOCAL default_statistics_target = ${CHUNKED_STATISTICS_TARGET}`));
-          await tx.rows(sql.raw(`ANALYZE ${table}`));
-        }),
-      `ANALYZE ${table}`,
-    );
-  }
+  abstract readonly keysFirst: boolean;
+
+  /** Rows of cat_map per insert. */
+  abstract readonly catMapRows: number;
+
+  /** ANALYZE of a table. */
+  abstract analyze(table: string): Promise<void>;
 
   /**
-   * Runs `statement(lo, hi)` over ranges of `keys` (ascending): one range of all keys when not chunked;
-   * otherwise ranges starting at `budget` keys, then sized so that each takes about the target time.
-   * Returns the rows of every statement.
+   * Runs `statement(lo, hi)` over ranges of `keys` (ascending; `budget` keys a range to start with) and
+   * returns the rows of every statement.
    */
-  async ranges<T = Record<string, unknown>>(
+  abstract ranges<T = Record<string, unknown>>(
     keys: readonly number[],
     budget: number,
     statement: (lo: number, hi: number) => string,
-  ): Promise<T[]> {
-    if (keys.length === 0) return [];
-    if (!this.chunked) return this.run<T>(statement(keys[0], keys[keys.length - 1]));
-    const fixed = this.opts.chunkRows;
-    let size = fixed ?? budget;
-    const floor = fixed ?? Math.max(1, budget / 8);
-    const target = this.opts.targetMs ?? CHUNK_TARGET_MS;
-    const out: T[] = [];
-    for (let i = 0; i < keys.length; ) {
-      const j = Math.min(keys.length, i + Math.max(1, Math.round(size)));
-      const t0 = Date.now();
-      out.push(...(await this.run<T>(statement(keys[i], keys[j - 1]))));
-      const ms = Math.max(1, Date.now() - t0);
-      if (!fixed) size = Math.min(size * 4, Math.max(size / 4, ((j - i) * target) / ms, floor));
-      i = j;
-    }
-    return out;
-  }
+  ): Promise<T[]>;
+
+  /** Makes `column` of `table` quick to look up by the ranged statements that read it. */
+  abstract indexForRanges(table: string, column: string): Promise<void>;
 }

@@ -3,38 +3,39 @@
  * leaf-cube.ts) and the chunks it keeps, the next cat_map (every category combination reduced by parent
  * links, ids kept across loads), data (each series' days packed in chunks, series-chunks.ts), days
  * and all_series (range, totals, shares), each into a table of its own (`build_<tag>_…`) that nobody
- * reads; swapSeries then renames the old tables out and these in, in one short transaction, and
- * dropBuild drops the old ones after the commit.
+ * reads; swapSeries (build-swap.ts) then renames the old tables out and these in, in one short
+ * transaction, and dropBuild drops the old ones after the commit.
  *
  * Steps: series (the leaves and their series, in memory), cat_map, data (each rebuilt chunk rolled up
  * and written; the kept chunks copied), days, all_series (summed from the chunks' stats), then the
- * primary key and ANALYZE. On PGlite every statement is kept short (build-runner.ts).
+ * primary key and ANALYZE. The statements' text is build-sql.ts's; the runner runs them whole on
+ * PostgreSQL (build-runner-whole.ts) and as short statements on PGlite (build-runner-chunked.ts).
  */
 import { sql } from 'drizzle-orm';
-import {
-  allSeriesColumnsDdl,
-  BUILD_TABLE_PREFIX,
-  catMapColumnsDdl,
-  DATA_COLUMNS_DDL,
-  daysColumnsDdl,
-  dropBuildTables,
-  ident,
-} from '../dataset/ddl';
 import { epochDayToYyyymmdd } from '../calendar/days';
 import { CHUNK_DAYS, type ChunkRow, chunkStart, packChunk } from '../dataset/series-chunks';
 import { writeChunks, writeDays } from '../dataset/series-writer';
-import type { Database } from '../db/database';
 import type { BuildRunner } from './build-runner';
 import {
+  addDataKey,
   allSeriesInsert,
+  buildTable,
+  buildTableRef,
   buildTotals,
   catMapColumns,
   codeColumns,
   copyKeptChunks,
   copyKeptDays,
+  countData,
+  createAllSeries,
+  createCatMap,
+  createData,
+  createDays,
+  createStats,
+  insertStats,
   type Kept,
   keptLeaves,
-  seriesStats,
+  storedSeriesIds,
 } from './build-sql';
 import { type CategoryNode, groupingSets } from './grouping';
 import type { LeafCube, SeriesChunk } from './leaf-cube';
@@ -79,37 +80,17 @@ export interface BuildInput {
   seriesIdFloor?: number;
 }
 
-/** The name of build table `name` of build `tag` (unquoted). */
-export function buildTable(tag: string, name: string): string {
-  return `${BUILD_TABLE_PREFIX}${tag}_${name}`;
-}
-
 /** Chunk rows gathered before one write (PostgreSQL: one COPY of a few MB). */
 const WRITE_ROWS = 4_000;
 
 /** Builds cat_map, data, days and all_series into this build's tables (nothing the readers see changes). */
 export async function buildSeries(r: BuildRunner, input: BuildInput): Promise<BuildStats> {
-  const { schema, tag, categories, cube, kept } = input;
-  const db = r.db;
-  const s = ident(schema);
-  const table = (name: string) => buildTable(tag, name);
-  const q = (name: string) => `${s}.${ident(table(name))}`;
+  const { schema, tag, categories, kept } = input;
+  const q = (name: string) => buildTableRef(schema, tag, name);
 
   // 1. The leaves (the rebuilt days' and the kept chunks'), their series, and the series' ids.
   await r.enter('series');
-  const leaves = cube.leafCodes.slice();
-  if (kept.kind !== 'none' && categories.length > 0) {
-    const seen = new Set(leaves.map((l) => l.join(',')));
-    const k = codeColumns(categories).map((c) => c.replace(/"/g, ''));
-    for (const row of await r.run<Record<string, number>>(keptLeaves(schema, categories, kept))) {
-      const codes = k.map((c) => Number(row[c]));
-      if (!seen.has(codes.join(','))) leaves.push(codes);
-    }
-  } else if (kept.kind !== 'none' && leaves.length === 0) {
-    // No categories: the one leaf exists when a kept chunk has data.
-    if ((await r.run(keptLeaves(schema, categories, kept))).length > 0) leaves.push([]);
-  }
-  const set = seriesOfLeaves(leaves, groupingSets(categories));
+  const set = seriesOfLeaves(await allLeaves(r, input), groupingSets(categories));
   const values = (sIdx: number) =>
     categories.map((_, i) => {
       const code = set.codes[sIdx * set.width + i];
@@ -118,58 +99,50 @@ export async function buildSeries(r: BuildRunner, input: BuildInput): Promise<Bu
   const keys = Array.from({ length: set.count }, (_, x) => seriesKey(values(x)));
   const existing = new Map<string, number>();
   let maxId = Math.trunc(input.seriesIdFloor ?? 0);
-  for (const row of await r.run<{ id: number; k: string }>(
-    `SELECT series_id AS id, series_key AS k FROM ${s}.cat_map`,
-  )) {
+  for (const row of await r.run<{ id: number; k: string }>(storedSeriesIds(schema))) {
     existing.set(row.k, Number(row.id));
     maxId = Math.max(maxId, Number(row.id));
   }
   const ids = assignIds(keys, set.level, existing, maxId);
+  const sorted = Array.from(ids).sort((a, b) => a - b);
 
   // 2. cat_map.
   await r.enter('cat_map');
-  await r.run(`CREATE TABLE ${q('cat_map')} (${catMapColumnsDdl({ categories }, table('cat_map'))})`);
+  await r.run(createCatMap(schema, tag, categories));
   await writeCatMap(r, q('cat_map'), categories, set, ids, keys, values);
 
   // 3. data: each rebuilt chunk of every series, then the kept chunks.
   await r.enter('data');
-  const pk = `CONSTRAINT ${ident(`${table('data')}_pkey`)} PRIMARY KEY (series_id, chunk)`;
-  // PGlite: the key kept up by each insert (one CREATE INDEX at the end would be one long statement).
-  await r.run(`CREATE TABLE ${q('data')} (${DATA_COLUMNS_DDL}${r.chunked ? `, ${pk}` : ''})`);
+  await r.run(createData(schema, tag, r.keysFirst));
   const dayCounts = new Map<number, number>();
-  let chunkRows = await writeRolledUp(r, input, set, ids, table('data'), dayCounts);
+  let chunkRows = await writeRolledUp(r, input, set, ids, buildTable(tag, 'data'), dayCounts);
   if (kept.kind !== 'none') {
-    const sorted = Array.from(ids).sort((a, b) => a - b);
-    await r.ranges(sorted, 2_000, (lo, hi) => copyKeptChunks(schema, table('data'), kept, lo, hi));
-    const [n] = await r.run<{ n: number }>(`SELECT count(*)::int AS n FROM ${q('data')}`);
+    await r.ranges(sorted, 2_000, (lo, hi) => copyKeptChunks(schema, buildTable(tag, 'data'), kept, lo, hi));
+    const [n] = await r.run<{ n: number }>(countData(schema, tag));
     chunkRows = Number(n?.n ?? chunkRows);
   }
 
   // 4. days.
   await r.enter('days');
-  await r.run(`CREATE TABLE ${q('days')} (${daysColumnsDdl(table('days'))})`);
-  await r.time(() => writeDays(db, schema, table('days'), dayCounts), 'days');
-  if (kept.kind !== 'none') await r.run(copyKeptDays(schema, table('days'), kept));
+  await r.run(createDays(schema, tag));
+  await r.time(() => writeDays(r.db, schema, buildTable(tag, 'days'), dayCounts), 'days');
+  if (kept.kind !== 'none') await r.run(copyKeptDays(schema, buildTable(tag, 'days'), kept));
 
   // 5. all_series: per series from the chunks' stats, with the shares of the parent and the total.
   await r.enter('all_series');
-  const sorted = Array.from(ids).sort((a, b) => a - b);
-  const stats = q('stats');
-  await r.run(`CREATE TABLE ${stats} AS ${seriesStats(schema, table('data'), 0, -1)}`);
-  await r.ranges(
-    sorted,
-    4_000,
-    (lo, hi) => `INSERT INTO ${stats} ${seriesStats(schema, table('data'), lo, hi)}`,
+  await r.run(createStats(schema, tag));
+  await r.ranges(sorted, 4_000, (lo, hi) => insertStats(schema, tag, lo, hi));
+  await r.indexForRanges(q('stats'), 'series_id');
+  await r.analyze(q('stats'));
+  await r.run(createAllSeries(schema, tag));
+  await r.ranges(sorted, 2_000, (lo, hi) =>
+    allSeriesInsert(q('all_series'), q('stats'), q('cat_map'), lo, hi),
   );
-  if (r.chunked) await r.run(`CREATE UNIQUE INDEX ON ${stats} (series_id)`);
-  await r.analyze(stats);
-  await r.run(`CREATE TABLE ${q('all_series')} (${allSeriesColumnsDdl(table('all_series'))})`);
-  await r.ranges(sorted, 2_000, (lo, hi) => allSeriesInsert(q('all_series'), stats, q('cat_map'), lo, hi));
 
-  // 6. The primary key of data (PostgreSQL: one bulk index build), statistics.
-  if (!r.chunked) {
+  // 6. The primary key of data (when not kept up by each insert: one bulk index build), statistics.
+  if (!r.keysFirst) {
     await r.enter('index');
-    await r.run(`ALTER TABLE ${q('data')} ADD ${pk}`);
+    await r.run(addDataKey(schema, tag));
   }
   await r.enter('analyze');
   for (const name of ['data', 'cat_map', 'all_series', 'days']) await r.analyze(q(name));
@@ -179,7 +152,7 @@ export async function buildSeries(r: BuildRunner, input: BuildInput): Promise<Bu
     present: number;
     first: number | null;
     last: number | null;
-  }>(buildTotals(stats));
+  }>(buildTotals(q('stats')));
   return {
     series: Number(sum.series),
     dataRows: Number(sum.rows),
@@ -195,9 +168,24 @@ export async function buildSeries(r: BuildRunner, input: BuildInput): Promise<Bu
   };
 }
 
-/** Rows of cat_map per statement (PGlite: short statements). */
-function catMapRowsPerStatement(r: BuildRunner): number {
-  return r.opts.chunkRows ?? (r.chunked ? 1_000 : 20_000);
+/** The leaves of the rebuilt days and of the kept chunks (a kept chunk's leaf with no rebuilt day too). */
+async function allLeaves(r: BuildRunner, input: BuildInput): Promise<number[][]> {
+  const { schema, categories, cube, kept } = input;
+  const leaves = cube.leafCodes.slice();
+  if (kept.kind === 'none') return leaves;
+  if (categories.length === 0) {
+    // No categories: the one leaf exists when a kept chunk has data.
+    if (leaves.length === 0 && (await r.run(keptLeaves(schema, categories, kept))).length > 0)
+      leaves.push([]);
+    return leaves;
+  }
+  const seen = new Set(leaves.map((l) => l.join(',')));
+  const k = codeColumns(categories).map((c) => c.replace(/"/g, ''));
+  for (const row of await r.run<Record<string, number>>(keptLeaves(schema, categories, kept))) {
+    const codes = k.map((c) => Number(row[c]));
+    if (!seen.has(codes.join(','))) leaves.push(codes);
+  }
+  return leaves;
 }
 
 async function writeCatMap(
@@ -212,7 +200,7 @@ async function writeCatMap(
   const { names, types } = catMapColumns(categories);
   const textCols = categories.map((c) => `c_${c.name.toLowerCase()}`);
   const codeCols = categories.map((c) => `k_${c.name.toLowerCase()}`);
-  const per = catMapRowsPerStatement(r);
+  const per = r.catMapRows;
   for (let i = 0; i < set.count; i += per) {
     const part: Array<Record<string, unknown>> = [];
     for (let x = i; x < Math.min(set.count, i + per); x++) {
@@ -273,45 +261,4 @@ export async function writeRolledUp(
   }
   await flush();
   return written;
-}
-
-/**
- * Puts build `tag`'s cat_map, data, days and all_series in place of the view's (and, when `int` is given,
- * that table in place of `int`). Call inside a transaction: readers see the old tables or the new ones,
- * never a mix. The old tables are renamed to build tables of `tag` (build_<tag>_old_…): dropping them
- * and the rest of the build (dropBuild) after the commit keeps the transaction short.
- */
-export async function swapSeries(
-  db: Database,
-  schema: string,
-  tag: string,
-  int?: { table: string; dayIndex: string },
-): Promise<void> {
-  const s = ident(schema);
-  const rename = (kind: 'TABLE' | 'INDEX', from: string, to: string) =>
-    db.rows(sql.raw(`ALTER ${kind} ${s}.${ident(from)} RENAME TO ${ident(to)}`));
-  // A table and the indexes of its constraints (named <table>_<suffix>).
-  const swap = async (name: string, indexes: string[], next: string) => {
-    const old = buildTable(tag, `old_${name}`);
-    await rename('TABLE', name, old);
-    for (const x of indexes) await rename('INDEX', `${name}_${x}`, `${old}_${x}`);
-    await rename('TABLE', next, name);
-    for (const x of indexes) await rename('INDEX', `${next}_${x}`, `${name}_${x}`);
-  };
-  if (int) {
-    const old = buildTable(tag, 'old_int');
-    await rename('TABLE', 'int', old);
-    await rename('INDEX', 'int_day', `${old}_day`);
-    await rename('TABLE', int.table, 'int');
-    await rename('INDEX', int.dayIndex, 'int_day');
-  }
-  await swap('cat_map', ['pkey', 'series_key_key'], buildTable(tag, 'cat_map'));
-  await swap('data', ['pkey'], buildTable(tag, 'data'));
-  await swap('days', ['pkey'], buildTable(tag, 'days'));
-  await swap('all_series', ['pkey'], buildTable(tag, 'all_series'));
-}
-
-/** Drops build `tag`'s tables (after the swap: the old tables among them). */
-export async function dropBuild(db: Database, schema: string, tag: string): Promise<void> {
-  await dropBuildTables(db, schema, tag);
 }

@@ -1,9 +1,19 @@
 /**
- * The SQL of the series build's steps, as text from their inputs (no database here): which stored
- * chunks and days a load keeps, the leaves of the kept chunks, the series stats summed from the chunks,
- * all_series with its shares, and the swap's renames.
+ * The SQL of the series build's steps, as text from their inputs (no database here): the build's
+ * tables, which stored chunks and days a load keeps, the leaves of the kept chunks, the series stats
+ * summed from the chunks, all_series with its shares, and the swap's renames. The runners
+ * (build-runner-whole.ts, build-runner-chunked.ts) run them; build-series.ts says which in what order.
  */
-import { categoryColumn, codeColumn, ident } from '../dataset/ddl';
+import {
+  allSeriesColumnsDdl,
+  BUILD_TABLE_PREFIX,
+  catMapColumnsDdl,
+  categoryColumn,
+  codeColumn,
+  DATA_COLUMNS_DDL,
+  daysColumnsDdl,
+  ident,
+} from '../dataset/ddl';
 import { CHUNK_DAYS } from '../dataset/series-chunks';
 
 /** Which chunks of the stored series a load keeps: none (full), those before one (incremental), all but some (custom). */
@@ -109,4 +119,106 @@ export function catMapColumns(categories: ReadonlyArray<{ name: string }>): { na
     [ident('series_key'), 'text'],
   ];
   return { names: cols.map((c) => c[0]).join(', '), types: cols.map((c) => `${c[0]} ${c[1]}`).join(', ') };
+}
+
+/** The name of build table `name` of build `tag` (unquoted). */
+export function buildTable(tag: string, name: string): string {
+  return `${BUILD_TABLE_PREFIX}${tag}_${name}`;
+}
+
+/** Build table `name` of build `tag` in `schema`, quoted. */
+export function buildTableRef(schema: string, tag: string, name: string): string {
+  return `${ident(schema)}.${ident(buildTable(tag, name))}`;
+}
+
+/** The ids and keys of the view's series (cat_map as stored): a series keeps its id across loads. */
+export function storedSeriesIds(schema: string): string {
+  return `SELECT series_id AS id, series_key AS k FROM ${ident(schema)}.cat_map`;
+}
+
+/** The build's cat_map, its constraints named as cat_map's once renamed. */
+export function createCatMap(schema: string, tag: string, categories: Array<{ name: string }>): string {
+  return `CREATE TABLE ${buildTableRef(schema, tag, 'cat_map')} (${catMapColumnsDdl({ categories }, buildTable(tag, 'cat_map'))})`;
+}
+
+/** The primary key of the build's data (series_id, chunk), named as data's once renamed. */
+function dataKey(tag: string): string {
+  return `CONSTRAINT ${ident(`${buildTable(tag, 'data')}_pkey`)} PRIMARY KEY (series_id, chunk)`;
+}
+
+/** The build's data; with its primary key when `withKey` (kept up by each insert), else without (addDataKey later). */
+export function createData(schema: string, tag: string, withKey: boolean): string {
+  return `CREATE TABLE ${buildTableRef(schema, tag, 'data')} (${DATA_COLUMNS_DDL}${withKey ? `, ${dataKey(tag)}` : ''})`;
+}
+
+/** The primary key of the build's data added once its rows are in (one bulk index build). */
+export function addDataKey(schema: string, tag: string): string {
+  return `ALTER TABLE ${buildTableRef(schema, tag, 'data')} ADD ${dataKey(tag)}`;
+}
+
+/** Rows of the build's data. */
+export function countData(schema: string, tag: string): string {
+  return `SELECT count(*)::int AS n FROM ${buildTableRef(schema, tag, 'data')}`;
+}
+
+/** The build's days. */
+export function createDays(schema: string, tag: string): string {
+  return `CREATE TABLE ${buildTableRef(schema, tag, 'days')} (${daysColumnsDdl(buildTable(tag, 'days'))})`;
+}
+
+/** The build's stats table (seriesStats' columns), empty. */
+export function createStats(schema: string, tag: string): string {
+  return `CREATE TABLE ${buildTableRef(schema, tag, 'stats')} AS ${seriesStats(schema, buildTable(tag, 'data'), 0, -1)}`;
+}
+
+/** The stats of series `lo`..`hi` of the build's data into its stats table. */
+export function insertStats(schema: string, tag: string, lo: number, hi: number): string {
+  return `INSERT INTO ${buildTableRef(schema, tag, 'stats')} ${seriesStats(schema, buildTable(tag, 'data'), lo, hi)}`;
+}
+
+/** The build's all_series. */
+export function createAllSeries(schema: string, tag: string): string {
+  return `CREATE TABLE ${buildTableRef(schema, tag, 'all_series')} (${allSeriesColumnsDdl(buildTable(tag, 'all_series'))})`;
+}
+
+/** A dataset table swapped by a build, and the indexes of its constraints (named `<table>_<suffix>`). */
+const SWAPPED: ReadonlyArray<[string, string[]]> = [
+  ['cat_map', ['pkey', 'series_key_key']],
+  ['data', ['pkey']],
+  ['days', ['pkey']],
+  ['all_series', ['pkey']],
+];
+
+/**
+ * The renames that put build `tag`'s cat_map, data, days and all_series (and, when `int` is given, that
+ * table with its day index) in place of the view's: each old table and its indexes renamed to
+ * build_<tag>_old_…, then the build's renamed to the view's names.
+ */
+export function swapRenames(
+  schema: string,
+  tag: string,
+  int?: { table: string; dayIndex: string },
+): string[] {
+  const s = ident(schema);
+  const rename = (kind: 'TABLE' | 'INDEX', from: string, to: string) =>
+    `ALTER ${kind} ${s}.${ident(from)} RENAME TO ${ident(to)}`;
+  const out: string[] = [];
+  if (int) {
+    const old = buildTable(tag, 'old_int');
+    out.push(rename('TABLE', 'int', old), rename('INDEX', 'int_day', `${old}_day`));
+    out.push(rename('TABLE', int.table, 'int'), rename('INDEX', int.dayIndex, 'int_day'));
+  }
+  for (const [name, indexes] of SWAPPED) {
+    const old = buildTable(tag, `old_${name}`);
+    const next = buildTable(tag, name);
+    out.push(
+      rename('TABLE', name, old),
+      ...indexes.map((x) => rename('INDEX', `${name}_${x}`, `${old}_${x}`)),
+    );
+    out.push(
+      rename('TABLE', next, name),
+      ...indexes.map((x) => rename('INDEX', `${next}_${x}`, `${name}_${x}`)),
+    );
+  }
+  return out;
 }

@@ -27,9 +27,12 @@ import { dayToDate } from '../dataset/summary';
 import { type JobRow, lastFinishedRows, lockJobAttempt, mergeJobDetail } from '../jobs/repository';
 import { ConflictError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { BuildRunner, CHUNK_TARGET_MS } from './build-runner';
-import { buildSeries, buildTable, dropBuild, swapSeries } from './build-series';
-import type { Kept } from './build-sql';
+import { CHUNK_TARGET_MS, type RunnerOptions } from './build-runner';
+import { ChunkedBuildRunner } from './build-runner-chunked';
+import { WholeBuildRunner } from './build-runner-whole';
+import { buildSeries } from './build-series';
+import { buildTable, type Kept } from './build-sql';
+import { dropBuild, swapSeries } from './build-swap';
 import { readCodedRows } from './int-rows';
 import { LeafCube } from './leaf-cube';
 import { type ColumnMap, codeBatch, resolveColumns, type RowShape, tallyDays } from './rows';
@@ -396,14 +399,16 @@ export async function runLoad(
     });
     await refuseDataLoss(deps.db, view, def, schema, mode, staged);
     const plan = rebuildPlan(mode, staged);
-    const r = new BuildRunner(deps.db, {
-      chunked,
+    const runnerOptions: RunnerOptions = {
       chunkRows: deps.buildChunkRows,
       signal,
       onStep: deps.onBuildStep,
       onLongStatement: (step, ms, statement) =>
         deps.log.debug('long build statement', { jobId: job.id, step, ms, statement }),
-    });
+    };
+    const r = chunked
+      ? new ChunkedBuildRunner(deps.db, runnerOptions)
+      : new WholeBuildRunner(deps.db, runnerOptions);
     // The next int: ready to be swapped in (PGlite, or any full load), or replaced in the swap (PostgreSQL).
     await r.enter('int');
     const codes = def.categories.map((c) => codeColumn(c.name));
