@@ -1,7 +1,7 @@
 /**
  * Feedback and alerts in Debian's chromium: a data user opens a filter shared with them, marks an anomaly
  * "Expected" with a note (the badge shows in the table), subscribes the filter to a webhook (the secret is shown
- * once) and finds the subscription on "My alerts".
+ * once) under a name of their choice, finds the subscription on "My alerts" and renames it there.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,7 @@ describe.skipIf(!hasChromium)('feedback and alerts in the browser', () => {
   it('subscribes the filter to a webhook (secret shown once) and lists it on My alerts', async () => {
     await page.goto(`${w.url}/filters/${filterId}`);
     const panel = page.getByRole('region', { name: 'Alerts' });
+    await panel.getByLabel('Name').fill('ops hook');
     await panel.getByLabel('Channel').selectOption('webhook');
     await panel.getByLabel('URL').fill('http://127.0.0.1:9/hook');
     await panel.getByRole('button', { name: 'Subscribe' }).click();
@@ -109,7 +110,20 @@ describe.skipIf(!hasChromium)('feedback and alerts in the browser', () => {
     const row = page.getByRole('row', { name: /March stores/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('http://127.0.0.1:9/hook');
+    expect(await row.textContent()).toContain('ops hook');
     expect(await page.content()).not.toContain(secret);
+
+    // Renamed in place: a blank name is refused at its field, a new one is saved and listed.
+    await row.getByRole('button', { name: 'Rename ops hook' }).click();
+    const form = page.getByRole('form', { name: 'Rename ops hook' });
+    await form.getByLabel('Name').fill('   ');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.field-error').waitFor();
+    expect(await page.getByRole('row', { name: /ops hook/ }).count()).toBe(1);
+    await form.getByLabel('Name').fill('stores on call');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row', { name: /stores on call/ }).waitFor();
+    expect(await page.getByRole('form', { name: /^Rename/ }).count()).toBe(0);
   });
 
   it('shows the admin the alert settings form', async () => {

@@ -32,6 +32,7 @@ export function FilterAlerts({ filterId }: { filterId: number }) {
     [filterId],
   );
   const [channel, setChannel] = useState<AlertSubscription['channel']>('email');
+  const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [email, setEmail] = useState(me.email);
   const [mode, setMode] = useState<AlertSubscription['mode']>('immediate');
@@ -45,6 +46,7 @@ export function FilterAlerts({ filterId }: { filterId: number }) {
     setError(null);
     try {
       const body = {
+        ...(name.trim() ? { name } : {}),
         channel,
         ...(channel === 'email' ? { email } : { url }),
         mode,
@@ -53,6 +55,7 @@ export function FilterAlerts({ filterId }: { filterId: number }) {
       };
       setFresh(await api<AlertSubscription>('POST', `/anomaly-filters/${filterId}/alerts`, body));
       setUrl('');
+      setName('');
       await subs.reload();
     } catch (err) {
       setError(err);
@@ -68,6 +71,16 @@ export function FilterAlerts({ filterId }: { filterId: number }) {
       </p>
       <form onSubmit={subscribe}>
         <div className="row">
+          <Field label="Name" errors={errorsFor(error, 'name')}>
+            {(f) => (
+              <input
+                id={f.id}
+                value={name}
+                placeholder="optional: channel-id"
+                onChange={(e) => setName(e.target.value)}
+              />
+            )}
+          </Field>
           <Field label="Channel" errors={errorsFor(error, 'channel')}>
             {(f) => (
               <select
@@ -144,7 +157,10 @@ export function FilterAlerts({ filterId }: { filterId: number }) {
             </Field>
           )}
         </div>
-        <Problem error={error} shown={['channel', 'email', 'url', 'mode', 'digestHour', 'digestWeekday']} />
+        <Problem
+          error={error}
+          shown={['name', 'channel', 'email', 'url', 'mode', 'digestHour', 'digestWeekday']}
+        />
         <button type="submit" className="primary">
           Subscribe
         </button>

@@ -1,12 +1,14 @@
-/** A user's alert subscriptions as a table: enable/disable, test, deliveries and delete (docs/alerts.md). */
-import { Fragment, useState } from 'react';
+/** A user's alert subscriptions as a table: rename, enable/disable, test, deliveries and delete (docs/alerts.md). */
+import { type FormEvent, Fragment, useState } from 'react';
 import { api } from '../../lib/api';
 import { when } from '../../lib/format';
 import { useLoad } from '../../lib/use-load';
-import { Badge, ConfirmButton, Loading, Problem } from '../ui';
+import { Badge, ConfirmButton, errorsFor, Field, Loading, Problem } from '../ui';
 
 export interface AlertSubscription {
   id: number;
+  /** Unique per user (any case); `<channel>-<id>` unless one was given. */
+  name: string;
   filterId: number;
   filterName: string;
   owner: string;
@@ -83,7 +85,37 @@ function Deliveries({ id }: { id: number }) {
   );
 }
 
-/** The subscriptions as a table with enable/disable, test, deliveries and delete. */
+/** The name of a subscription, edited in place: Save sends it, a refused name shows its reason. */
+function RenameForm({ sub, done }: { sub: AlertSubscription; done: (saved: boolean) => Promise<unknown> }) {
+  const [name, setName] = useState(sub.name);
+  const [error, setError] = useState<unknown>(null);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await api('PUT', `/anomaly-filters/alerts/${sub.id}`, { name });
+      await done(true);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <form aria-label={`Rename ${sub.name}`} onSubmit={save}>
+      <Field label="Name" errors={errorsFor(error, 'name')}>
+        {(f) => <input id={f.id} required value={name} onChange={(e) => setName(e.target.value)} />}
+      </Field>
+      <Problem error={error} shown={['name']} />
+      <button type="submit" className="primary">
+        Save
+      </button>{' '}
+      <button type="button" onClick={() => done(false)}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** The subscriptions as a table with rename, enable/disable, test, deliveries and delete. */
 export function SubscriptionTable({
   subs,
   reload,
@@ -92,6 +124,7 @@ export function SubscriptionTable({
   reload: () => Promise<unknown>;
 }) {
   const [open, setOpen] = useState<number | null>(null);
+  const [renaming, setRenaming] = useState<number | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const act = async (fn: () => Promise<unknown>) => {
@@ -111,6 +144,7 @@ export function SubscriptionTable({
       <table className="list">
         <thead>
           <tr>
+            <th scope="col">Name</th>
             <th scope="col">Filter</th>
             <th scope="col">Channel</th>
             <th scope="col">To</th>
@@ -126,6 +160,29 @@ export function SubscriptionTable({
           {subs.map((s) => (
             <Fragment key={s.id}>
               <tr>
+                <td>
+                  {renaming === s.id ? (
+                    <RenameForm
+                      sub={s}
+                      done={async (saved) => {
+                        setRenaming(null);
+                        if (saved) await reload();
+                      }}
+                    />
+                  ) : (
+                    <>
+                      {s.name}{' '}
+                      <button
+                        type="button"
+                        className="link"
+                        aria-label={`Rename ${s.name}`}
+                        onClick={() => setRenaming(s.id)}
+                      >
+                        Rename
+                      </button>
+                    </>
+                  )}
+                </td>
                 <td>
                   <a href={`/filters/${s.filterId}`}>{s.filterName}</a>
                 </td>
@@ -185,7 +242,7 @@ export function SubscriptionTable({
               </tr>
               {open === s.id && (
                 <tr key={`${s.id}-deliveries`}>
-                  <td colSpan={7}>
+                  <td colSpan={8}>
                     <Deliveries id={s.id} />
                   </td>
                 </tr>
