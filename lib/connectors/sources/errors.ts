@@ -107,3 +107,11 @@ function upstream(
     : undefined;
   return new UpstreamError(message, cause);
 }
+
+/** A source query refused before it is sent, because the adapter could not keep it from writing. */
+export class ReadOnlyQueryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReadOnlyQueryError';
+  }
+}

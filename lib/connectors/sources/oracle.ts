@@ -1,7 +1,11 @@
-/** Oracle adapter on node-oracledb in thin mode (pure JavaScript, no client libraries): a result set read in batches. */
+/**
+ * Oracle adapter on node-oracledb in thin mode (pure JavaScript, no client libraries): a result set read in
+ * batches, inside a read-only transaction that is rolled back after it (docs/security.md, "Source queries").
+ */
 import type { OracleConfig } from '../conn-string/index';
 import type { ColumnInfo } from '../source-port';
 import type { Driver, DriverCursor, DriverSession, Row } from './driver';
+import { requireQuery } from './read-only';
 
 // The part of node-oracledb the adapter uses (the package has no types).
 interface OracleResultSet {
@@ -19,6 +23,7 @@ interface OracleConnection {
     rows?: Row[];
   }>;
   break(): Promise<void>;
+  rollback(): Promise<void>;
   close(): Promise<void>;
 }
 interface OracleModule {
@@ -44,21 +49,27 @@ export class OracleSession implements DriverSession {
   ) {}
 
   async query(text: string, batchSize: number, signal: AbortSignal): Promise<DriverCursor> {
-    const { db, conn } = this;
+    const { conn } = this;
+    requireQuery(text, 'Oracle');
+    // Must be the first statement of a transaction: every query ends with a rollback, so it is.
+    await conn.execute('SET TRANSACTION READ ONLY', [], {});
     // break() interrupts whatever the connection is running, on the server too.
     const onAbort = () => void conn.break().catch(() => {});
     signal.addEventListener('abort', onAbort, { once: true });
-    const result = await conn.execute(text, [], {
-      resultSet: true,
-      outFormat: db.OUT_FORMAT_OBJECT,
-      fetchArraySize: Math.min(Math.max(batchSize, 1), 10_000),
-      // LOBs come back as streams by default; a load wants plain values.
-      fetchTypeHandler: (meta: { dbType: unknown }) => {
-        if (meta.dbType === db.DB_TYPE_CLOB || meta.dbType === db.DB_TYPE_NCLOB) return { type: db.STRING };
-        if (meta.dbType === db.DB_TYPE_BLOB) return { type: db.BUFFER };
-        return undefined;
-      },
-    });
+    let inTransaction = true;
+    const endTransaction = async () => {
+      if (!inTransaction) return;
+      inTransaction = false;
+      await conn.rollback().catch(() => {});
+    };
+    let result: Awaited<ReturnType<OracleConnection['execute']>>;
+    try {
+      result = await this.execute(text, batchSize);
+    } catch (e) {
+      signal.removeEventListener('abort', onAbort);
+      await endTransaction();
+      throw e;
+    }
     const columns: ColumnInfo[] = (result.metaData ?? []).map((m) =>
       m.dbTypeName ? { name: m.name, type: m.dbTypeName } : { name: m.name },
     );
@@ -66,14 +77,25 @@ export class OracleSession implements DriverSession {
     let open = Boolean(rs);
     const closeResultSet = async () => {
       signal.removeEventListener('abort', onAbort);
-      if (!open || !rs) return;
-      open = false;
-      await rs.close().catch(() => {});
+      if (open && rs) {
+        open = false;
+        await rs.close().catch(() => {});
+      }
+      await endTransaction();
     };
     return {
       async next() {
-        if (!rs || !open) return undefined;
-        const rows = await rs.getRows(batchSize);
+        if (!rs || !open) {
+          await closeResultSet();
+          return undefined;
+        }
+        let rows: Row[];
+        try {
+          rows = await rs.getRows(batchSize);
+        } catch (e) {
+          await closeResultSet();
+          throw e;
+        }
         if (rows.length === 0) {
           await closeResultSet();
           return undefined;
@@ -88,6 +110,21 @@ export class OracleSession implements DriverSession {
         await closeResultSet();
       },
     };
+  }
+
+  private execute(text: string, batchSize: number) {
+    const { db, conn } = this;
+    return conn.execute(text, [], {
+      resultSet: true,
+      outFormat: db.OUT_FORMAT_OBJECT,
+      fetchArraySize: Math.min(Math.max(batchSize, 1), 10_000),
+      // LOBs come back as streams by default; a load wants plain values.
+      fetchTypeHandler: (meta: { dbType: unknown }) => {
+        if (meta.dbType === db.DB_TYPE_CLOB || meta.dbType === db.DB_TYPE_NCLOB) return { type: db.STRING };
+        if (meta.dbType === db.DB_TYPE_BLOB) return { type: db.BUFFER };
+        return undefined;
+      },
+    });
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,14 @@
-/** Snowflake adapter on snowflake-sdk: streamed result rows read in batches, login bounded by our own timer. */
+/**
+ * Snowflake adapter on snowflake-sdk: streamed result rows read in batches, login bounded by our own timer.
+ * A query must be one SELECT and runs in a transaction that is rolled back (docs/security.md, "Source queries").
+ */
 import type { Readable } from 'node:stream';
 import type { Connection, RowStatement } from 'snowflake-sdk';
 import type { SnowflakeConfig } from '../conn-string/index';
 import type { ColumnInfo } from '../source-port';
 import { readBatch } from './batches';
 import type { Driver, DriverCursor, DriverSession } from './driver';
+import { requireQuery } from './read-only';
 
 type SnowflakeModule = typeof import('snowflake-sdk');
 
@@ -38,7 +42,26 @@ function destroy(conn: Connection): Promise<void> {
 export class SnowflakeSession implements DriverSession {
   constructor(private readonly conn: Connection) {}
 
+  /** Runs a statement that returns nothing the adapter reads (BEGIN, ROLLBACK). */
+  private run(sqlText: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.conn.execute({
+        sqlText,
+        parameters: { MULTI_STATEMENT_COUNT: 1 },
+        complete: (err) => (err ? reject(err) : resolve()),
+      });
+    });
+  }
+
   async query(text: string, batchSize: number, signal: AbortSignal): Promise<DriverCursor> {
+    requireQuery(text, 'Snowflake');
+    await this.run('BEGIN');
+    let inTransaction = true;
+    const rollback = async () => {
+      if (!inTransaction) return;
+      inTransaction = false;
+      await this.run('ROLLBACK').catch(() => {});
+    };
     let statement: RowStatement | undefined;
     const done = new Promise<RowStatement>((resolve, reject) => {
       statement = this.conn.execute({
@@ -51,7 +74,14 @@ export class SnowflakeSession implements DriverSession {
     });
     const cancelStatement = () => statement?.cancel(() => {});
     signal.addEventListener('abort', cancelStatement, { once: true });
-    const stmt = await done;
+    let stmt: RowStatement;
+    try {
+      stmt = await done;
+    } catch (e) {
+      signal.removeEventListener('abort', cancelStatement);
+      await rollback();
+      throw e;
+    }
     const columns: ColumnInfo[] = (stmt.getColumns() ?? []).map((c) => ({
       name: c.getName(),
       type: c.getType(),
@@ -61,10 +91,18 @@ export class SnowflakeSession implements DriverSession {
     let finished = false;
     return {
       async next() {
-        const rows = await readBatch(readable, batchSize);
+        let rows: Awaited<ReturnType<typeof readBatch>>;
+        try {
+          rows = await readBatch(readable, batchSize);
+        } catch (e) {
+          signal.removeEventListener('abort', cancelStatement);
+          await rollback();
+          throw e;
+        }
         if (!rows) {
           finished = true;
           signal.removeEventListener('abort', cancelStatement);
+          await rollback();
         }
         return rows;
       },
@@ -75,6 +113,7 @@ export class SnowflakeSession implements DriverSession {
         signal.removeEventListener('abort', cancelStatement);
         readable.destroy();
         if (!finished) cancelStatement();
+        await rollback();
       },
     };
   }

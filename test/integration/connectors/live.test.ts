@@ -15,7 +15,17 @@ interface LiveCase {
   rowsSql: string;
   badSql: string;
   badMessage: RegExp;
+  /** A write the adapter refuses before sending it. */
+  writeSql: string;
+  writeRefused: RegExp;
+  /** SQL Server: a batch that creates a temp table, and one that tells (n = 1) whether it survived. */
+  rollbackProbe?: { write: string; check: string };
 }
+
+const sqlServerProbe = {
+  write: 'create table #ro_probe (n int); insert into #ro_probe values (1); select n from #ro_probe',
+  check: "select case when object_id('tempdb..#ro_probe') is null then 0 else 1 end as n",
+};
 
 const sqlServerRows =
   'select top 2500 row_number() over (order by (select null)) as n from sys.all_objects a cross join sys.all_objects b';
@@ -28,6 +38,9 @@ const cases: LiveCase[] = [
     rowsSql: sqlServerRows,
     badSql: 'select * from no_such_table_here',
     badMessage: /Invalid object name 'no_such_table_here'/,
+    writeSql: 'commit; select 1 as n',
+    writeRefused: /COMMIT is refused/,
+    rollbackProbe: sqlServerProbe,
   },
   {
     type: 'oracle',
@@ -36,6 +49,8 @@ const cases: LiveCase[] = [
     rowsSql: 'select level as n from dual connect by level <= 2500',
     badSql: 'select * from no_such_table_here',
     badMessage: /ORA-00942/,
+    writeSql: 'delete from no_such_table_here',
+    writeRefused: /must be one SELECT/,
   },
   {
     type: 'snowflake',
@@ -44,6 +59,8 @@ const cases: LiveCase[] = [
     rowsSql: 'select seq4() + 1 as n from table(generator(rowcount => 2500))',
     badSql: 'select * from no_such_table_here',
     badMessage: /does not exist or not authorized/,
+    writeSql: 'delete from no_such_table_here',
+    writeRefused: /must be one SELECT/,
   },
   {
     type: 'fabric',
@@ -52,6 +69,8 @@ const cases: LiveCase[] = [
     rowsSql: sqlServerRows,
     badSql: 'select * from no_such_table_here',
     badMessage: /Invalid object name 'no_such_table_here'/,
+    writeSql: "exec('select 1 as n')",
+    writeRefused: /EXECUTE .* is refused/,
   },
 ];
 
@@ -91,6 +110,23 @@ for (const c of cases) {
       await src.close();
       expect(err).toBeInstanceOf(UpstreamError);
       expect(err.message).toMatch(c.badMessage);
+    });
+
+    it('refuses a write before sending it', async () => {
+      const src = open();
+      const err = await src.preview(c.writeSql).catch((e) => e);
+      await src.close();
+      expect(err).toBeInstanceOf(UpstreamError);
+      expect(err.message).toMatch(c.writeRefused);
+    });
+
+    it.skipIf(!c.rollbackProbe)('rolls back what a query wrote', async () => {
+      const src = open();
+      const written = await src.preview(c.rollbackProbe!.write);
+      const after = await src.preview(c.rollbackProbe!.check);
+      await src.close();
+      expect(written.rows).toEqual([{ n: 1 }]);
+      expect(after.rows).toEqual([{ n: 0 }]);
     });
   });
 }
