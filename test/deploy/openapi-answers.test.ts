@@ -300,6 +300,10 @@ describe(`every answer matches the OpenAPI document on ${backendName}`, () => {
     expect(run.body.anomalies.length).toBeGreaterThan(0);
     await ok('GET', `/api/v1/anomalies/by-filter/${id}?format=csv`);
     await ok('POST', '/api/v1/anomalies/query?members=true', { body: { ...settings, mergeEvents: true } });
+    const grouped = await ok('POST', '/api/v1/anomalies/query', {
+      body: { ...settings, isAggregated: true },
+    });
+    expect(grouped.body.aggregates.length).toBeGreaterThan(0);
     const a = run.body.anomalies[0];
     const key = {
       dataViewId: a.dataViewId,

@@ -33,7 +33,10 @@ const MAX_TEXT = 2000;
  * The dimensions with their values. Values come from GET /dataviews/{id}/categories, which is for
  * administrators; a data user gets the anomaly's own values, or the definition's categories to type into.
  */
-async function loadDimensions(id: number, fallback?: Record<string, string | null>): Promise<Category[]> {
+/** What the form needs of a category: its values to choose from. */
+type Dimension = Pick<Category, 'name' | 'label' | 'values'>;
+
+async function loadDimensions(id: number, fallback?: Record<string, string | null>): Promise<Dimension[]> {
   try {
     return await api<Category[]>('GET', `/dataviews/${id}/categories`);
   } catch (e) {
@@ -61,7 +64,7 @@ export function CommentForm({ initial, dataViews, fallbackCategories, onSaved, o
     if (dataViewId === '') return;
     setLoadingCats(true);
     setError(null);
-    let cats: Category[];
+    let cats: Dimension[];
     try {
       cats = await loadDimensions(Number(dataViewId), fallbackCategories);
     } catch (e) {

@@ -1,157 +1,44 @@
-/** Shapes of the API records the UI reads (DESIGN.md field names). */
+/**
+ * Shapes of the API records the UI reads, each derived from the types generated out of the schemas the
+ * API validates and documents (schemas/*.json, schemas/responses/*.json → api-types.gen.ts): a field
+ * renamed or removed in a schema fails the UI's typecheck where the UI used it.
+ */
+import type * as Api from './api-types.gen';
 import type { Filter as FilterBody } from './api-types.gen';
 
-export type DataViewState = 'prepared' | 'disabled' | 'enabled';
+export type DataViewState = Api.DataViewSummary['state'];
 
 /** A data view as the list shows it, whatever list shape the API answers (flat or Fact JSON). */
-export interface DataViewSummary {
-  id: number;
-  name: string;
-  domain: string;
-  description: string;
-  tags: string[];
-  connector: string;
-  state: DataViewState;
-  updatedAt?: string;
-}
+export type DataViewSummary = Pick<
+  Api.DataViewSummary,
+  'id' | 'name' | 'domain' | 'description' | 'tags' | 'state'
+> & { connector: string; updatedAt?: string };
 
-export interface DataViewLite {
-  id: number;
-  name: string;
-  domain: string;
-}
+export type DataViewLite = Api.DataViewLite;
 
-/** Fact JSON with the read-only fields. */
-export interface DataViewDoc {
+/** A definition (Fact JSON) with the read-only fields the service sets. */
+export type DataViewDoc = Omit<Api.Dataview, 'id' | 'state' | 'createdAt' | 'updatedAt'> & {
   id: number;
   state: DataViewState;
   createdAt?: string;
   updatedAt?: string;
-  schemaVersion: number;
-  metadata: {
-    name: string;
-    domain: string;
-    description?: string | null;
-    tags?: string | null;
-    enabled?: boolean;
-  };
-  source: {
-    connector: string;
-    loadQuery: string;
-    customLoadQuery?: string | null;
-    cron?: string | null;
-    trigger?: 'cron' | 'api';
-  };
-  categories: Array<{ name: string; label: string; parent?: string | null }>;
-  analysis?: Record<string, unknown>;
-}
+};
 
-export interface Category {
-  name: string;
-  label: string;
-  parent?: string | null;
-  values: string[];
-}
+export type Category = Api.CategoryInfo;
 
-export type JobStatus = 'pending' | 'running' | 'failed' | 'finished';
+export type JobStatus = Api.Job['status'];
+export type Job = Api.Job;
 
-export interface Job {
-  id: number;
-  dataViewId: number;
-  kind: string;
-  status: JobStatus;
-  trigger?: string;
-  error?: string | null;
-  /** What the job reported (rows loaded, series, …). */
-  detail?: Record<string, unknown>;
-  createdAt: string;
-  startedAt?: string | null;
-  finishedAt?: string | null;
-}
+export type ConnectorType = Api.ConnectorType;
+export type Connector = Api.ConnectorView;
 
-export type ConnectorType = 'mssql' | 'pgsql' | 'oracle' | 'snowflake' | 'fabric';
+/** A comment as records carry it. */
+export type Comment = Api.AnomalyComment;
 
-export interface Connector {
-  name: string;
-  type: ConnectorType;
-  description: string;
-  configuration: Record<string, unknown>;
-  status: 'untested' | 'active' | 'failed';
-  lastTestedAt: string | null;
-  lastTestMessage: string | null;
-}
-
-export interface Comment {
-  id: number;
-  text: string;
-  email: string;
-  dataViewId: number;
-  dateFrom: string;
-  dateTo: string;
-  categories: Record<string, string | null>;
-}
-
-export interface Anomaly {
-  id: number;
-  dataViewId: number;
-  dataView: string;
-  seriesId: number;
-  /** The measure the anomaly is on: the view's value, its count, or their ratio (value ÷ count per day). */
-  measure?: 'value' | 'count' | 'ratio';
-  type: string;
-  /** Events (filter setting mergeEvents): every type that flagged it, the strongest first. */
-  types?: string[];
-  startDate: string;
-  endDate: string;
-  duration: number;
-  actualValue: number | null;
-  predictedValue: number | null;
-  change: number | null;
-  changePct: number | null;
-  changeCum: number | null;
-  sharePct: number | null;
-  recurrence: number | null;
-  result: 'Positive' | 'Negative';
-  categories: Record<string, string | null>;
-  sin: number | null;
-  sim: number | null;
-  comments: Comment[];
-  /** Events, when asked for (members=true): the merged records, strongest first. */
-  members?: Anomaly[];
-  /** Feedback on the record's stable key (docs/feedback.md); null when none. */
-  feedback?: import('../components/feedback-form').RecordFeedback | null;
-  /** The incident the record belongs to (docs/incidents.md); null before the view's incidents were built. */
-  incidentId?: number | null;
-  /** Only on an incident row (filter setting `incidents`): the incident with its root causes. */
-  incident?: AnomalyIncident;
-}
-
-export interface Aggregate {
-  id: string;
-  dataView: string;
-  measure?: 'value' | 'count' | 'ratio';
-  result: 'Positive' | 'Negative';
-  startDate: string;
-  endDate: string;
-  types: string[];
-  duration: number;
-  change: number | null;
-  changePct: number | null;
-  sharePct: number | null;
-  n: number;
-  commonCategories: Record<string, string>;
-  differentCategories: string[];
-  members: Anomaly[];
-}
-
-export interface FilterRun {
-  anomalies: Anomaly[];
-  aggregates?: Aggregate[];
-  /** What was searched: the resolved window and the data views. */
-  timeRange?: { preset: string; dateFrom: string; dateTo: string };
-  dataViews?: Array<{ id: number; dataView: string }>;
-  warnings?: string[];
-}
+/** A record a filter shows (or an event, or an incident row). */
+export type Anomaly = Api.FilterAnswerAnomaly;
+export type Aggregate = Api.FilterAnswerAggregate;
+export type FilterRun = Api.FilterAnswer;
 
 /** A filter field as the API validates it (schemas/filter.schema.json, generated into api-types.gen.ts). */
 type FilterField<K extends keyof FilterBody> = Exclude<FilterBody[K], undefined>;
@@ -198,49 +85,20 @@ export interface FilterSettings {
   incidents?: FilterField<'incidents'>;
 }
 
-export interface Filter extends FilterSettings {
-  id: number;
-  ownerId: number;
-  ownerEmail: string;
-  pinned: boolean;
-  isOwner: boolean;
-  sharedWith: number[];
-  summary: { text: string; generatedAt: string | null } | null;
-}
+/** A stored filter: its settings and what the service adds. */
+export type Filter = FilterSettings &
+  Pick<Api.FilterRecord, 'id' | 'ownerId' | 'ownerEmail' | 'pinned' | 'isOwner' | 'sharedWith' | 'summary'>;
 
-export interface User {
-  id: number;
-  email: string;
-  role: 'admin' | 'data-user';
-  enabled: boolean;
-  dataViewIds: number[];
-}
+export type User = Api.UserView;
 
-export interface ApiKey {
-  id: number;
-  name: string;
-  prefix: string;
-  permissions: string[];
-  userId: number;
-  userEmail: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  key?: string;
-}
+/** A key as listed; `key` only in the answer that created it. */
+export type ApiKey = Api.ApiKeyView & Partial<Pick<Api.ApiKeyCreated, 'key'>>;
 
-export interface License {
-  plan: string;
-  maxDataViews: number;
-  dataViews: number;
-  remaining: number;
-}
+export type License = Api.LicenseUsage;
 
-// Answers declared by the API's own types: imported as types (erased at build), never copied here.
-export type { DataViewStatus, JobInfo, LoadSchedule } from '../../../lib/jobs/types';
-import type { AnomalyIncident } from '../../../lib/filters/types';
-export type { AnomalyIncident };
-export type {
-  ContributionsAnswer,
-  ContributionValueAnswer,
-} from '../../../lib/incidents/contributions-query';
+export type DataViewStatus = Api.DataviewStatus;
+export type JobInfo = Api.JobInfo;
+export type LoadSchedule = NonNullable<Api.DataviewStatus['schedule']>;
+export type AnomalyIncident = Api.FilterAnswerIncident;
+export type ContributionsAnswer = Api.Contributions;
+export type ContributionValueAnswer = Api.ContributionValue;

@@ -1,78 +1,23 @@
-/** The series explorer's API shapes and its URL: every state of the page is an address that can be shared. */
+/**
+ * The series explorer's API shapes (from the generated API types: schemas/responses/explorer.schema.json)
+ * and its URL: every state of the page is an address that can be shared.
+ */
+import type * as Api from '../../lib/api-types.gen';
 import { addDays } from '../../lib/format';
 
-export interface ExplorerCategory {
-  name: string;
-  label: string;
-  parent: string | null;
-}
+export type ExplorerCategory = Api.ExplorerCategory;
 
-export interface TreeAnswer {
-  dataViewId: number;
-  dataView: string;
-  categories: ExplorerCategory[];
-  detectors: Array<{ index: number; type: string }>;
-  node: { categories: Record<string, string>; seriesId: number | null; anomalies: number };
-  dimensions: string[];
-  children?: {
-    dimension: string;
-    search: string | null;
-    offset: number;
-    limit: number;
-    total: number;
-    items: Array<{ value: string; seriesId: number; anomalies: number; expandable: boolean }>;
-  };
-}
+/** GET /dataviews/{id}/explorer/tree: a node, its dimensions and one page of its children. */
+export type TreeAnswer = Api.ExplorerNode;
 
-export interface SearchAnswer {
-  search: string;
-  limit: number;
-  truncated: boolean;
-  items: Array<{ seriesId: number; categories: Record<string, string>; anomalies: number }>;
-}
+/** GET /dataviews/{id}/explorer/search. */
+export type SearchAnswer = Api.ExplorerSearch;
 
-export interface SeriesAnomaly {
-  id: number;
-  type: string;
-  startDate: string;
-  endDate: string;
-  duration: number;
-  actualValue: number | null;
-  predictedValue: number | null;
-  change: number | null;
-  changePct: number | null;
-  sharePct: number | null;
-  recurrence: number | null;
-  result: 'Positive' | 'Negative';
-  sin: number | null;
-  sim: number | null;
-  measure?: 'value' | 'count' | 'ratio';
-}
+/** A stored anomaly of the series (every column of the view's anomalies table). */
+export type SeriesAnomaly = Api.StoredAnomaly;
 
-export interface SeriesAnswer {
-  dataViewId: number;
-  dataView: string;
-  measure: 'value' | 'count' | 'ratio';
-  measures: Array<'value' | 'count' | 'ratio'>;
-  seriesId: number;
-  categories: Record<string, string | null>;
-  detectors: Array<{ index: number; type: string }>;
-  detector: { type: string; code: string; params: Record<string, unknown> } | null;
-  band: string | null;
-  skipped: { reason?: string; message?: string } | null;
-  points: Array<{
-    date: string;
-    value: number;
-    expected: number | null;
-    lower: number | null;
-    upper: number | null;
-    flag: number;
-    filled: boolean;
-  }>;
-  specialDates: Array<{ date: string; impact: string }>;
-  comments: Array<{ id: number; text: string; email: string; dateFrom: string; dateTo: string }>;
-  anomalies: SeriesAnomaly[];
-}
+/** GET /dataviews/{id}/explorer/series/{seriesId}: the chart and the anomalies of one series. */
+export type SeriesAnswer = Api.ExplorerSeries;
 
 /** What the address holds. */
 export interface ExplorerState {
