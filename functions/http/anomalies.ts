@@ -9,7 +9,7 @@ import { routes as feedbackRoutes } from './feedback';
 
 const deps = async (): Promise<AnomalyDeps> => {
   const c = await getContainer();
-  return { db: c.db, clock: c.clock, timeZone: c.config.timeZone };
+  return { db: c.db, clock: c.clock, timeZone: c.config.timeZone, maxRecords: c.config.filterMaxRecords };
 };
 
 export const routes: Route[] = [
@@ -19,7 +19,7 @@ export const routes: Route[] = [
     access: 'read',
     tag: 'Anomalies',
     summary:
-      'Run a saved filter: {anomalies, aggregates?, timeRange, dataViews, warnings}. Paged with offset=, pageSize= (1-1000), sortBy= (rank, a record field or categories.<name>) and order= (asc|desc): anomalies is the page and page says {offset, pageSize, sortBy, order, total}. format=csv (or Accept: text/csv) answers every record as CSV. members=true: each event (filter setting mergeEvents) carries its merged records',
+      'Run a saved filter: {anomalies, aggregates?, timeRange, dataViews, warnings}. Paged with offset=, pageSize= (1-1000), sortBy= (rank, a record field or categories.<name>) and order= (asc|desc): anomalies is the page and page says {offset, pageSize, sortBy, order, total}. format=csv (or Accept: text/csv) answers every record as CSV (with offset= or pageSize=, that page; over 5 MiB a 413 asks for pages). An answer over the 6 MB a response can carry is a 413. members=true: each event (filter setting mergeEvents) carries its merged records',
     response: { status: 200, description: 'The run', schema: 'filter-answer' },
     handle: async ({ caller, params, query, headers }) => {
       const r = await anomaliesByFilterPaged(

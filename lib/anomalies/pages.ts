@@ -5,18 +5,22 @@
  *
  *   GET /anomalies/by-filter/{id}?offset=&pageSize=&sortBy=&order=   → {…answer, anomalies: page, page: {…}}
  *   GET /anomalies/by-filter/{id}?format=csv (or Accept: text/csv)    → every record as CSV
+ *   GET /anomalies/by-filter/{id}?format=csv&offset=&pageSize=         → one page of it as CSV
  *
- * Without any of these parameters the answer is the plain run, unchanged.
+ * Without any of these parameters the answer is the plain run, unchanged. A CSV larger than MAX_CSV_BYTES
+ * is refused (413) with the hint to export it in pages.
  */
 import type { Caller } from '../identity/caller';
 import type { AnomalyRecord } from '../filters/types';
-import { ValidationError } from '../shared/errors';
+import { TooLargeError, ValidationError } from '../shared/errors';
 import { recordsToCsv } from './csv';
 import type { AnomalyDeps, FilterAnswer } from './run';
 import { anomaliesByFilter, membersParam } from './use-cases';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
+/** The largest CSV answered at once (5 MiB): under the 6 MB a Lambda response can carry, with room for headers. */
+export const MAX_CSV_BYTES = 5 * 1024 * 1024;
 
 /** Columns a page can be sorted by: `rank` (the filter's order), record fields, `categories.<name>`. */
 export const SORT_COLUMNS = [
@@ -127,6 +131,13 @@ export function pageOf(answer: FilterAnswer, q: PageQuery): PagedAnswer {
   };
 }
 
+function csvTooLarge(bytes: number, records: number): TooLargeError {
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const perPage = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor((records * MAX_CSV_BYTES) / bytes / 2)));
+  const message = `the CSV of ${records} records would be ${mib(bytes)}, more than the ${mib(MAX_CSV_BYTES)} answered at once: export it in pages with offset= and pageSize= (for example pageSize=${perPage})`;
+  return new TooLargeError(`The ${message}.`, [{ path: 'pageSize', message }]);
+}
+
 export type ByFilterResult =
   | { kind: 'json'; body: PagedAnswer }
   | { kind: 'csv'; body: string; filename: string };
@@ -146,12 +157,14 @@ export async function anomaliesByFilterPaged(
   const paging = parsePageQuery(query);
   const answer = await anomaliesByFilter(deps, caller, id, membersParam(query));
   if (csv) {
-    const records = paging ? sortRecords(answer.anomalies, paging.sortBy, paging.order) : answer.anomalies;
-    return {
-      kind: 'csv',
-      body: recordsToCsv(records as unknown as Array<Record<string, unknown>>),
-      filename: `filter-${id}-anomalies.csv`,
-    };
+    const sorted = paging ? sortRecords(answer.anomalies, paging.sortBy, paging.order) : answer.anomalies;
+    // Only an explicit offset or pageSize pages a CSV: an export in the table's order is every record.
+    const paged = paging && (query.offset || query.pageSize);
+    const records = paged ? sorted.slice(paging.offset, paging.offset + paging.pageSize) : sorted;
+    const body = recordsToCsv(records as unknown as Array<Record<string, unknown>>);
+    const bytes = Buffer.byteLength(body);
+    if (bytes > MAX_CSV_BYTES) throw csvTooLarge(bytes, records.length);
+    return { kind: 'csv', body, filename: `filter-${id}-anomalies.csv` };
   }
   return { kind: 'json', body: paging ? pageOf(answer, paging) : answer };
 }

@@ -16,7 +16,8 @@ import { categoryColumns, orderBy, whereClause } from './sql-parts';
 
 /** How much to read: every selected anomaly, or only the Top N (per type when split) in rank order. */
 export type ReadMode =
-  | { kind: 'all' }
+  /** Every selected anomaly, but no more than `cap` + 1 rows (one more tells the caller the cap was passed). */
+  | { kind: 'all'; cap: number }
   | {
       kind: 'top';
       sortBy: SortBy;
@@ -124,7 +125,8 @@ export async function readSpans(db: Database, views: readonly ViewTarget[]): Pro
 function selection(view: ViewTarget, where: SQL, mode: ReadMode, incidents: boolean): SQL {
   const table = sql.raw(`${ident(view.schema)}.all_anomalies`);
   const COLUMNS = columns(incidents);
-  if (mode.kind === 'all') return sql`SELECT ${sql.raw(COLUMNS)} FROM ${table} a WHERE ${where}`;
+  if (mode.kind === 'all')
+    return sql`SELECT ${sql.raw(COLUMNS)} FROM ${table} a WHERE ${where} LIMIT ${mode.cap + 1}`;
   if (mode.splitByType) {
     // Top N of each type: the union over views of each view's Top N per type holds the overall Top N per type.
     return sql`SELECT ${sql.raw(COLUMNS)} FROM (

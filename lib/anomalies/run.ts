@@ -18,6 +18,7 @@ import type {
   TimeRangePreset,
 } from '../filters/types';
 import type { Clock } from '../shared/clock';
+import { TooLargeError } from '../shared/errors';
 import { withFeedback } from './feedback';
 import { readComments } from '../comments/in-window';
 import { readableViews, resolveViews, type ViewTarget } from '../filters/data-views';
@@ -28,7 +29,12 @@ export interface AnomalyDeps {
   clock: Clock;
   /** The service time zone (SERVICE_TIME_ZONE) in which presets are resolved. */
   timeZone: string;
+  /** The most anomalies a merged, aggregated or incident run reads (FILTER_MAX_RECORDS); DEFAULT_MAX_RUN_RECORDS when absent. */
+  maxRecords?: number;
 }
+
+/** Default of FILTER_MAX_RECORDS. */
+export const DEFAULT_MAX_RUN_RECORDS = 50_000;
 
 /** The answer of by-filter and query: records plus what was actually searched. */
 export interface FilterAnswer {
@@ -53,10 +59,10 @@ export interface RunOptions {
   recordIncidents?: boolean;
 }
 
-function readMode(settings: FilterSettings): ReadMode {
+function readMode(settings: FilterSettings, cap: number): ReadMode {
   // Aggregates describe every selected anomaly, so aggregation reads them all; so do events, whose
   // members may rank anywhere. Otherwise only the Top N.
-  if (settings.isAggregated || settings.mergeEvents || settings.incidents) return { kind: 'all' };
+  if (settings.isAggregated || settings.mergeEvents || settings.incidents) return { kind: 'all', cap };
   return { kind: 'top', sortBy: settings.sortBy, limit: settings.limit, splitByType: settings.splitByType };
 }
 
@@ -143,6 +149,22 @@ function stripMembers(run: { anomalies: AnomalyRecord[]; aggregates?: AggregateR
 }
 
 /**
+ * Merging, aggregating and grouping into incidents need every selected anomaly at once, so such a run reads
+ * at most `cap` of them (docs/filters.md, "Bounds"); past it the caller is told how to select fewer.
+ */
+function refuseOverCap(perView: readonly AnomalyRecord[][], cap: number, settings: FilterSettings): void {
+  const read = perView.reduce((n, records) => n + records.length, 0);
+  if (read <= cap) return;
+  const what = [
+    settings.mergeEvents && 'merges events',
+    settings.isAggregated && 'aggregates',
+    settings.incidents && 'groups incidents',
+  ].filter(Boolean);
+  const message = `selects more than ${cap.toLocaleString('en-US')} anomalies, and a run that ${what.join(' and ')} reads them all at once: choose a shorter time range, or fewer anomalies with dataViews, categoriesFilter, anomalyTypes or higher thresholds`;
+  throw new TooLargeError(`The filter ${message}.`, [{ path: 'timeRange', message }]);
+}
+
+/**
  * Runs a schema-valid filter body for the caller. `strict`: unknown or invisible data views are a 400
  * (unsaved settings) instead of a warning (a saved filter).
  */
@@ -164,13 +186,14 @@ export async function runFilterDefinition(
     strict,
   );
   warnings.push(...categoryWarnings(settings, targets));
-  const mode = readMode(settings);
+  const mode = readMode(settings, deps.maxRecords ?? DEFAULT_MAX_RUN_RECORDS);
   const spans = await readSpans(deps.db, targets);
   const perView = await Promise.all(
     targets.map((view) =>
       readViewAnomalies(deps.db, view, spans.get(view.id) ?? null, window, settings, mode),
     ),
   );
+  if (mode.kind === 'all') refuseOverCap(perView, mode.cap, settings);
   const incidents = settings.incidents ? await readRecordIncidents(deps.db, targets, perView) : undefined;
   const ranked = runFilter(perView.flat(), settings, incidents);
   const recordIncidents = options.recordIncidents

@@ -15,7 +15,14 @@ import type { Container } from './container';
 
 /** Alerts: the database, secrets (webhook and SMTP credentials), clock and service time zone. */
 export function alertDeps(c: Container, log: Logger = logger): AlertDeps {
-  return { db: c.db, secrets: c.secrets, clock: c.clock, timeZone: c.config.timeZone, log };
+  return {
+    db: c.db,
+    secrets: c.secrets,
+    clock: c.clock,
+    timeZone: c.config.timeZone,
+    maxRecords: c.config.filterMaxRecords,
+    log,
+  };
 }
 
 /** Summaries: as alerts (the language model's credentials are a secret too). */
@@ -25,6 +32,7 @@ export function summaryDeps(c: Container, log: Logger = logger): SummaryDeps {
     secrets: c.secrets,
     clock: c.clock,
     timeZone: c.config.timeZone,
+    maxRecords: c.config.filterMaxRecords,
     log,
     refreshesPerHour: c.config.summaryRefreshesPerHour,
   };

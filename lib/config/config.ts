@@ -63,6 +63,8 @@ export interface Config {
   edge: { originSecret?: string; originSecretId?: string };
   /** Summary refreshes one user may ask for per hour (SUMMARY_REFRESHES_PER_HOUR). */
   summaryRefreshesPerHour: number;
+  /** The most anomalies a merged, aggregated or incident filter run reads (FILTER_MAX_RECORDS). */
+  filterMaxRecords: number;
   connectorTestIntervalHours: number;
   seed: { adminPassword?: string; userPassword?: string };
   awsRegion: string;
@@ -215,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
       originSecretId: str(env, 'ORIGIN_VERIFY_SECRET_ID'),
     },
     summaryRefreshesPerHour: int(env, 'SUMMARY_REFRESHES_PER_HOUR', 30, 1, 10_000),
+    filterMaxRecords: int(env, 'FILTER_MAX_RECORDS', 50_000, 100, 1_000_000),
     connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
     seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },
     awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',

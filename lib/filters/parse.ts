@@ -1,5 +1,6 @@
 /** Parsers for the `;`-separated filter fields, turning a schema-valid filter body into FilterSettings. */
 import { type FieldError, ValidationError } from '../shared/errors';
+import { customSpanError } from './time-range';
 import {
   ANOMALY_MEASURES,
   type AnomalyMeasure,
@@ -230,6 +231,9 @@ export function parseFilterSettings(body: Partial<FilterDefinition>): FilterSett
   }
   if (dateFrom && dateTo && dateFrom > dateTo) {
     errors.push({ path: 'dateTo', message: `must not be before dateFrom (${dateFrom})` });
+  } else if (timeRange === 'Custom' && dateFrom && dateTo) {
+    const tooLong = customSpanError(dateFrom, dateTo);
+    if (tooLong) errors.push(tooLong);
   }
   const settings: FilterSettings = {
     timeRange,

@@ -82,6 +82,20 @@ function isRealDate(date: string): boolean {
   return DATE.test(date) && fromDay(toDay(date)) === date;
 }
 
+/** The longest Custom range in days, both ends included (two years): what one run may read is bounded. */
+export const MAX_CUSTOM_RANGE_DAYS = 731;
+
+/** The field error of a Custom range longer than MAX_CUSTOM_RANGE_DAYS (undefined when it is not, or a date is malformed). */
+export function customSpanError(dateFrom: string, dateTo: string): FieldError | undefined {
+  if (!isRealDate(dateFrom) || !isRealDate(dateTo)) return undefined;
+  const days = toDay(dateTo) - toDay(dateFrom) + 1;
+  if (days <= MAX_CUSTOM_RANGE_DAYS) return undefined;
+  return {
+    path: 'dateTo',
+    message: `must be at most ${MAX_CUSTOM_RANGE_DAYS} days from dateFrom (${dateFrom}), both included; this range has ${days}`,
+  };
+}
+
 function customWindow(custom: Partial<DateWindow> | undefined): DateWindow {
   const errors: FieldError[] = [];
   const from = custom?.dateFrom;
@@ -92,6 +106,8 @@ function customWindow(custom: Partial<DateWindow> | undefined): DateWindow {
   else if (!isRealDate(to)) errors.push({ path: 'dateTo', message: 'must be a date yyyy-MM-dd' });
   if (!errors.length && from! > to!)
     errors.push({ path: 'dateTo', message: `must not be before dateFrom (${from})` });
+  const tooLong = errors.length ? undefined : customSpanError(from!, to!);
+  if (tooLong) errors.push(tooLong);
   if (errors.length) {
     throw new ValidationError(`Invalid time range: ${errors[0].path} ${errors[0].message}.`, errors);
   }

@@ -14,6 +14,7 @@ import {
   state,
 } from './middlewares';
 import { config } from '../config/config';
+import { assertFitsResponse } from './response-size';
 import { HttpResult, type Route } from './router';
 import { securityHeadersMiddleware } from './security-headers';
 import { observability } from '../shared/observability';
@@ -54,6 +55,8 @@ export function httpHandler(routes: Route[], container: AuthContainer) {
         requestId: s.requestId,
         sourceIp: s.sourceIp,
       });
-      return toResult(value, s.requestId);
+      const result = toResult(value, s.requestId);
+      assertFitsResponse(result);
+      return result;
     });
 }

@@ -12,6 +12,7 @@ const statusOf: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UPSTREAM: 502,
   TOO_MANY_REQUESTS: 429,
+  TOO_LARGE: 413,
   INTERNAL: 500,
 };
 
@@ -22,7 +23,7 @@ const titleOf: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
-  413: 'Payload Too Large',
+  413: 'Content Too Large',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UPSTREAM'
   | 'TOO_MANY_REQUESTS'
+  | 'TOO_LARGE'
   | 'INTERNAL';
 
 /** One field at fault: `path` is dotted (`metadata.name`, `categories[1].parent`), '' for the whole body. */
@@ -85,6 +86,14 @@ export class TooManyRequestsError extends AppError {
   ) {
     super('TOO_MANY_REQUESTS', message);
     this.name = 'TooManyRequestsError';
+  }
+}
+
+/** An answer larger than the service gives at once: the message says how to ask for less. */
+export class TooLargeError extends AppError {
+  constructor(message: string, errors?: FieldError[]) {
+    super('TOO_LARGE', message, errors ? { errors } : undefined);
+    this.name = 'TooLargeError';
   }
 }
 
