@@ -1,6 +1,7 @@
 /** One anomaly opened: its series chart with the window and expected values, matched comments, and "Add comment". */
 import { useState } from 'react';
 import { api, isMissingEndpoint, qs } from '../lib/api';
+import type * as Api from '../lib/api-types.gen';
 import { addDays, categoriesText, fmt } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import type { Anomaly, Comment } from '../lib/types';
@@ -16,9 +17,8 @@ import { Loading } from './ui';
 const BEFORE = 42;
 const AFTER = 14;
 
-interface SeriesAnswer {
-  points: SeriesPoint[];
-}
+/** GET /dataviews/{id}/series/{seriesId} (schemas/responses/detection.schema.json). */
+type SeriesAnswer = Api.SeriesChart;
 
 /**
  * Window averages when the series cannot be read: both values are sums over the window

@@ -1,32 +1,18 @@
 /** Feedback on one anomaly record: shows it, lets a reader give it and its author (or an admin) change or remove it. */
 import { useState } from 'react';
 import { api } from '../lib/api';
+import type * as Api from '../lib/api-types.gen';
 import { isAdmin, useMe } from '../lib/session';
 import { Badge } from './ui';
 
-export type FeedbackStatus = 'confirmed' | 'expected' | 'not-anomaly';
+export type FeedbackStatus = Api.FeedbackRecord['status'];
 
-export interface RecordFeedback {
-  id: number;
-  status: FeedbackStatus;
-  note: string;
-  email: string;
-  updatedAt: string;
-  /** The incident the feedback was given on (then every member of the incident carries it). */
-  incidentId?: number | null;
-}
+/** Feedback as a record carries it (schemas/filter-answer.schema.json). */
+export type RecordFeedback = NonNullable<Api.FilterAnswerAnomaly['feedback']>;
 
 /** What the form needs of a record: its stable key and its current feedback. */
-export interface FeedbackTarget {
-  dataViewId: number;
-  seriesId: number;
-  measure?: 'value' | 'count' | 'ratio';
-  type: string;
-  startDate: string;
-  feedback?: RecordFeedback | null;
-  /** The record's incident: feedback may be given on the whole event. */
-  incidentId?: number | null;
-}
+export type FeedbackTarget = Pick<Api.FilterAnswerAnomaly, 'dataViewId' | 'seriesId' | 'type' | 'startDate'> &
+  Partial<Pick<Api.FilterAnswerAnomaly, 'measure' | 'feedback' | 'incidentId'>>;
 
 export const FEEDBACK_LABELS: Record<FeedbackStatus, string> = {
   confirmed: 'Confirmed',

@@ -8,54 +8,15 @@ import { Fragment, useState } from 'react';
 import { api, qs } from '../lib/api';
 import { addDays, categoriesText, fmt } from '../lib/format';
 import { SeriesChart, type SeriesPoint } from './series-chart';
+import type * as Api from '../lib/api-types.gen';
 import { Badge, Loading, Problem } from './ui';
 
-interface ReplayRecord {
-  seriesId: number;
-  measure: 'value' | 'count' | 'ratio';
-  type: string;
-  startDate: string;
-  endDate: string;
-  duration: number;
-  actualValue: number | null;
-  predictedValue: number | null;
-  changePct: number | null;
-  result: 'Positive' | 'Negative';
-  incidentId: number | null;
-  categories?: Record<string, string | null>;
-}
+/** The replay's answers (schemas/responses/detection.schema.json). */
+type ReplayRecord = Api.ReplayRecord;
 
-interface ReplayResult {
-  counts: {
-    before: number;
-    after: number;
-    added: number;
-    removed: number;
-    changed: number;
-    unchanged: number;
-  };
-  byType: Array<{
-    type: string;
-    measure: string;
-    before: number;
-    after: number;
-    added: number;
-    removed: number;
-    changed: number;
-  }>;
-  added: ReplayRecord[];
-  removed: ReplayRecord[];
-  changed: Array<{ before: ReplayRecord; after: ReplayRecord }>;
-  rowLimit: number;
-  truncated: boolean;
-  incidents: { touched: number; vanishing: number; ids: number[] };
-  run: { series: number; days: number; ms: number };
-}
+type ReplayResult = Api.ReplayResult;
 
-interface ReplayAnswer {
-  job: { id: number; status: string; error: string | null };
-  result: ReplayResult | null;
-}
+type ReplayAnswer = Api.Replay;
 
 type Row = { change: 'added' | 'removed' | 'changed'; record: ReplayRecord; before?: ReplayRecord };
 

@@ -1,16 +1,12 @@
 /** The signed-in session: the Bearer token in sessionStorage (gone with the tab) and who it belongs to. */
 import { createContext, useContext, useSyncExternalStore } from 'react';
+import type * as Api from './api-types.gen';
 
 const KEY = 'anomaly-monitor.token';
 const listeners = new Set<() => void>();
 
-export interface Me {
-  userId: number;
-  email: string;
-  role: 'admin' | 'data-user';
-  permissions: string[];
-  dataViewIds: 'all' | number[];
-}
+/** Who the token belongs to: GET /auth/me (schemas/responses/identity.schema.json). */
+export type Me = Api.CallerView;
 
 export function getToken(): string | null {
   try {

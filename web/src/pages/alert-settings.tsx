@@ -2,25 +2,12 @@
 import { type FormEvent, useState } from 'react';
 import { Field, errorsFor, Loading, Problem } from '../components/ui';
 import { api } from '../lib/api';
+import { smtpBody, smtpForm } from '../lib/alert-settings';
+import type * as Api from '../lib/api-types.gen';
 import { when } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 
-interface AlertSettings {
-  publicUrl: string;
-  allowPrivateNetwork: boolean;
-  smtp: {
-    host: string;
-    port: number;
-    secure: boolean;
-    startTls: boolean;
-    username: string;
-    password?: string;
-    from: string;
-    allowPrivateNetwork: boolean;
-    allowUntrustedCertificate: boolean;
-  } | null;
-  updatedAt: string | null;
-}
+type AlertSettings = Api.AlertSettingsView;
 
 /** Administrators: the public URL for links and the SMTP server of e-mail alerts. */
 export function AlertSettingsForm() {
@@ -34,19 +21,7 @@ function AlertSettingsEditor({ initial }: { initial: AlertSettings }) {
   const [publicUrl, setPublicUrl] = useState(initial.publicUrl);
   const [allowPrivate, setAllowPrivate] = useState(initial.allowPrivateNetwork);
   const [smtpOn, setSmtpOn] = useState(initial.smtp !== null);
-  const [smtp, setSmtp] = useState(
-    initial.smtp ?? {
-      host: '',
-      port: 587,
-      secure: false,
-      startTls: true,
-      username: '',
-      password: '',
-      from: '',
-      allowPrivateNetwork: false,
-      allowUntrustedCertificate: false,
-    },
-  );
+  const [smtp, setSmtp] = useState(() => smtpForm(initial.smtp));
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const set = (patch: Partial<typeof smtp>) => setSmtp({ ...smtp, ...patch });
@@ -55,11 +30,10 @@ function AlertSettingsEditor({ initial }: { initial: AlertSettings }) {
     setError(null);
     setSaved(null);
     try {
-      const { password, ...rest } = smtp;
       const r = await api<AlertSettings>('PUT', '/settings/alerts', {
         publicUrl,
         allowPrivateNetwork: allowPrivate,
-        smtp: smtpOn ? { ...rest, ...(password ? { password } : {}) } : null,
+        smtp: smtpOn ? smtpBody(smtp) : null,
       });
       setSaved(`Saved ${when(r.updatedAt)}.`);
     } catch (err) {
@@ -125,7 +99,7 @@ function AlertSettingsEditor({ initial }: { initial: AlertSettings }) {
                 <input
                   id={f.id}
                   type="password"
-                  value={smtp.password ?? ''}
+                  value={smtp.password}
                   onChange={(e) => set({ password: e.target.value })}
                 />
               )}

@@ -2,12 +2,9 @@
 import { useState } from 'react';
 import { Field, errorsFor, Problem } from '../components/ui';
 import { api, isMissingEndpoint } from '../lib/api';
+import type * as Api from '../lib/api-types.gen';
 
-interface CronAnswer {
-  nextRuns: string[];
-  timeZone?: string;
-  normalized?: string;
-}
+type CronAnswer = Api.CronPreview;
 
 /** Next runs shown in the service time zone, which is where the schedule runs. */
 function inZone(iso: string, timeZone: string | undefined): string {
@@ -96,12 +93,7 @@ export function CronPanel({ initial }: { initial: string }) {
   );
 }
 
-interface Sample {
-  columns: Array<string | { name: string; type?: string }>;
-  rows: unknown[][] | Record<string, unknown>[];
-}
-
-const colName = (c: Sample['columns'][number]) => (typeof c === 'string' ? c : c.name);
+type Sample = Api.PreviewResult;
 
 const cell = (v: unknown) =>
   v === null || v === undefined ? '∅' : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -126,11 +118,7 @@ export function SamplePanel({ connector, queries }: { connector: string; queries
       setBusy(false);
     }
   };
-  const rows = (sample?.data.rows ?? [])
-    .slice(0, 10)
-    .map((r) =>
-      Array.isArray(r) ? r : sample!.data.columns.map((c) => (r as Record<string, unknown>)[colName(c)]),
-    );
+  const rows = (sample?.data.rows ?? []).slice(0, 10).map((r) => sample!.data.columns.map((c) => r[c.name]));
   return (
     <section className="card" aria-labelledby="sample-title" aria-busy={busy}>
       <h2 id="sample-title">Sample data</h2>
@@ -156,8 +144,8 @@ export function SamplePanel({ connector, queries }: { connector: string; queries
             <thead>
               <tr>
                 {sample.data.columns.map((c) => (
-                  <th scope="col" key={colName(c)} title={typeof c === 'string' ? undefined : c.type}>
-                    {colName(c)}
+                  <th scope="col" key={c.name} title={c.type}>
+                    {c.name}
                   </th>
                 ))}
               </tr>

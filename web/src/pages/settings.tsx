@@ -2,19 +2,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { Field, errorsFor, Loading, Notice, PageHeader, Problem } from '../components/ui';
 import { api } from '../lib/api';
+import type * as Api from '../lib/api-types.gen';
 import { when } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 
-interface SettingsView {
-  configured: boolean;
-  url?: string;
-  headers?: Record<string, string>;
-  bodyTemplate: string;
-  responsePath: string;
-  timeoutMs?: number;
-  promptBudgetChars?: number;
-  updatedAt?: string;
-}
+type SettingsView = Api.SummarizationSettingsView;
 
 const PATH = '/settings/summarization';
 
@@ -46,11 +38,13 @@ export function SettingsPage() {
   useEffect(() => {
     const s = stored.data;
     if (!s) return;
-    setUrl(s.url ?? '');
-    setHeaders(headersText(s.headers));
+    if (s.configured) {
+      setUrl(s.url);
+      setHeaders(headersText(s.headers));
+      setTimeoutMs(s.timeoutMs);
+    }
     setBodyTemplate(s.bodyTemplate);
     setResponsePath(s.responsePath);
-    setTimeoutMs(s.timeoutMs ?? 60000);
   }, [stored.data]);
 
   const run = async (what: () => Promise<string>) => {

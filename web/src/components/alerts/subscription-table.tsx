@@ -1,42 +1,15 @@
 /** A user's alert subscriptions as a table: rename, enable/disable, test, deliveries and delete (docs/alerts.md). */
 import { type FormEvent, Fragment, useState } from 'react';
 import { api } from '../../lib/api';
+import type * as Api from '../../lib/api-types.gen';
 import { when } from '../../lib/format';
 import { useLoad } from '../../lib/use-load';
 import { Badge, ConfirmButton, errorsFor, Field, Loading, Problem } from '../ui';
 
-export interface AlertSubscription {
-  id: number;
-  /** Unique per user (any case); `<channel>-<id>` unless one was given. */
-  name: string;
-  filterId: number;
-  filterName: string;
-  owner: string;
-  channel: 'webhook' | 'slack' | 'email';
-  target: string;
-  mode: 'immediate' | 'daily' | 'weekly';
-  digestHour: number;
-  digestWeekday: number;
-  enabled: boolean;
-  lastSentAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  failedDeliveries: number;
-  pendingDigest: number;
-  secret?: string;
-}
+/** A subscription as the API answers it (schemas/responses/alerts.schema.json). */
+export type AlertSubscription = Api.SubscriptionView;
 
-interface Delivery {
-  id: number;
-  kind: string;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  records: number;
-  createdAt: string;
-  sentAt: string | null;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-}
+type Delivery = Api.DeliveryRow;
 
 export const HOURS = Array.from({ length: 24 }, (_, h) => h);
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
