@@ -272,6 +272,11 @@ export function buildOpenApi(routes: Route[], info: { version: string; serverUrl
           ? {}
           : { '403': { description: 'Not allowed', ...problem } }),
         '404': { description: 'Not found', ...problem },
+        '413': {
+          description:
+            'The answer would pass the 6 MB a response can carry, or a bound of a filter run (docs/filters.md, Bounds): ask for a page or less',
+          ...problem,
+        },
         '503': {
           description: 'A query ran past the database statement timeout of the stage (query-timeout)',
           ...problem,
