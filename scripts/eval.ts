@@ -27,7 +27,7 @@ import {
   renderMeasures,
 } from './eval/measures';
 import { renderRatioCube, runRatioCube } from './eval/ratio-eval';
-import { writeSection } from './eval/report';
+import { writeSection } from './bench/report';
 import { openServiceEnv } from './eval/service';
 import { HOTEL_CUBE, SMALL_CUBE } from './synthetic/cube';
 import { syntheticPrecisionRecall } from './eval/synthetic-pr';
@@ -223,7 +223,7 @@ async function main() {
     ...parts,
   ].join('\n');
   console.log(text);
-  if (args.out) writeSection(args.out, args.section, text);
+  if (args.out) writeSection(`eval:${args.section}`, text, { file: args.out });
 }
 
 main().catch((e) => {

@@ -5,7 +5,7 @@
  * and external figures are the thread's own (Node reports them per isolate), so they are what one worker
  * needs. A synchronous stretch (a shard's detection) is sampled at its next await, while its input block
  * and results are still held. On AWS, Lambda's REPORT line gives the container's own maximum as well.
- * scripts/bench-e2e.ts reads these lines from the service log.
+ * scripts/bench/e2e.ts reads these lines from the service log.
  */
 import { isMainThread, threadId } from 'node:worker_threads';
 import { logger } from '../../lib/shared/logger';

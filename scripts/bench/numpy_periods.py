@@ -1,6 +1,6 @@
 """
 Vectorised NumPy reference of the engine's period-over-period rules (lib/detection/detectors/lag.ts
-and periods.ts), the yardstick of issue 6's speed goal. scripts/bench-detection.ts runs it on the
+and periods.ts), the yardstick of issue 6's speed goal. scripts/bench/detection-engine.ts runs it on the
 engine's own data; it also runs alone on generated data:
 
     echo '{"series": 2000, "days": 1096, "dayIndex0": 18993, "percentualChange":

@@ -1,12 +1,12 @@
 /**
  * The e2e bench's memory per worker: the process worker's probe (functions/workers/memory-probe.ts) logs one
  * "worker memory" line per invocation, naming the job and the shard, and the bench reads those lines back
- * from the service log (scripts/bench-e2e.ts workerMemory). No service is started.
+ * from the service log (scripts/bench/e2e.ts workerMemory). No service is started.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withMemoryProbe } from '../../functions/workers/memory-probe';
 import { logger } from '../../lib/shared/logger';
-import { workerMemory } from '../../scripts/bench-e2e';
+import { workerMemory } from '../../scripts/bench/e2e';
 
 const shardEvent = {
   Records: [

@@ -1,8 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeSection } from '../../../scripts/eval/report';
 import { contains, generateCube, leafIn, movedShare, SMALL_CUBE } from '../../../scripts/synthetic/cube';
 
 const tiny = { ...SMALL_CUBE, hotels: 6, days: 200, injections: 8 };
@@ -45,18 +41,5 @@ describe('synthetic hotel cube', () => {
     const onTotal = movedShare(cube, inj, total, 'value');
     expect(onTotal).toBeGreaterThan(0);
     expect(onTotal).toBeLessThan(0.5);
-  });
-});
-
-describe('writeSection', () => {
-  it('replaces only its own section and appends a missing one', () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'eval-')), 'q.md');
-    writeFileSync(file, '# Title\n\n<!-- eval:before:start -->\nold\n<!-- eval:before:end -->\n\ntail\n');
-    writeSection(file, 'before', 'new');
-    writeSection(file, 'after', 'later');
-    const text = readFileSync(file, 'utf8');
-    expect(text).toContain('<!-- eval:before:start -->\nnew\n<!-- eval:before:end -->\n\ntail');
-    expect(text).not.toContain('old');
-    expect(text.trimEnd().endsWith('<!-- eval:after:start -->\nlater\n<!-- eval:after:end -->')).toBe(true);
   });
 });

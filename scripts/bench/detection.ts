@@ -1,14 +1,12 @@
 /**
- * `npm run bench -- detection [--no-write]`: the engine bench (scripts/bench-detection.ts) and the
- * process job bench on PostgreSQL (scripts/bench-process.ts, one fresh process per shard size so
+ * `npm run bench -- detection [--no-write]`: the engine bench (scripts/bench/detection-engine.ts) and the
+ * process job bench on PostgreSQL (scripts/bench/process.ts, one fresh process per shard size so
  * that peak memory is per run), written into the detection section of docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { writeSection } from './report';
 
-const START = '<!-- bench-detection:start -->';
-const END = '<!-- bench-detection:end -->';
 const SHARD_SIZES = [1000, 250, 4000];
 
 function tsx(script: string, args: string[], extra: string[] = []): string {
@@ -19,31 +17,13 @@ function tsx(script: string, args: string[], extra: string[] = []): string {
   });
 }
 
-function writeSection(text: string): void {
-  const file = 'docs/performance.md';
-  let doc = '# Performance\n\nFigures of `npm run bench`, with the machine and the data size of each run.\n';
-  try {
-    doc = readFileSync(file, 'utf8');
-  } catch {
-    // the first bench writes the file
-  }
-  const section = `${START}\n${text}\n${END}`;
-  const i = doc.indexOf(START);
-  const j = doc.indexOf(END);
-  doc =
-    i >= 0 && j > i
-      ? doc.slice(0, i) + section + doc.slice(j + END.length)
-      : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, doc);
-}
-
 /** Process job rows, one fresh process per shard size; the database is kept between them and dropped at the end. */
 function processJob(): string[] {
   const out: string[] = [];
   SHARD_SIZES.forEach((size, i) => {
     const last = i === SHARD_SIZES.length - 1;
     const text = tsx(
-      'scripts/bench-process.ts',
+      'scripts/bench/process.ts',
       ['--shards', String(size), ...(last ? [] : ['--keep'])],
       ['--expose-gc'],
     );
@@ -61,7 +41,7 @@ function processJob(): string[] {
 export async function benchDetection(args: string[]): Promise<void> {
   const cpu = os.cpus();
   const before = os.loadavg()[0].toFixed(1);
-  const engine = tsx('scripts/bench-detection.ts', []).trim();
+  const engine = tsx('scripts/bench/detection-engine.ts', []).trim();
   let job: string[];
   try {
     job = processJob();
@@ -74,8 +54,8 @@ export async function benchDetection(args: string[]): Promise<void> {
     '',
     `Measured by \`npm run bench -- detection\` on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} cores, ${cpu[0]?.model.trim()},`,
     `Node ${process.version}; load average ${before} at the start and ${after} at the end (the machine is shared with`,
-    'other work, so single figures move by ±30 %). Engine: `scripts/bench-detection.ts` on columnar arrays in memory.',
-    'Process job: `scripts/bench-process.ts`, the whole job on the PostgreSQL server of `DATABASE_URL` (or the local',
+    'other work, so single figures move by ±30 %). Engine: `scripts/bench/detection-engine.ts` on columnar arrays in memory.',
+    'Process job: `scripts/bench/process.ts`, the whole job on the PostgreSQL server of `DATABASE_URL` (or the local',
     'test server): reading the shards, detection, staging, the publishing swap with SIN/SIM; one fresh process per',
     'shard size, so the peak RSS is that of one run (RSS before = the process before the run).',
     '',
@@ -86,5 +66,5 @@ export async function benchDetection(args: string[]): Promise<void> {
     ...job,
   ].join('\n');
   console.log(text);
-  if (!args.includes('--no-write')) writeSection(text);
+  if (!args.includes('--no-write')) writeSection('bench-detection', text);
 }

@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toEpochDay } from '../lib/calendar/days';
-import { type ResolvedDetector, detectShard, resolveDetectors } from '../lib/detection/detect';
-import { DETECTOR_DEFAULTS, DETECTOR_TYPES, type DetectorType } from '../lib/detection/params';
-import { Workspace } from '../lib/detection/workspace';
-import { generateRows } from './synthetic/rows';
+import { toEpochDay } from '../../lib/calendar/days';
+import { type ResolvedDetector, detectShard, resolveDetectors } from '../../lib/detection/detect';
+import { DETECTOR_DEFAULTS, DETECTOR_TYPES, type DetectorType } from '../../lib/detection/params';
+import { Workspace } from '../../lib/detection/workspace';
+import { generateRows } from '../synthetic/rows';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -128,16 +128,12 @@ function numpyPeriods(block: number): Record<(typeof PERIOD_RULES)[number], Nump
       values: file,
       block,
     };
-    const out = execFileSync(
-      'python3',
-      [fileURLToPath(new URL('./bench/numpy_periods.py', import.meta.url))],
-      {
-        input: JSON.stringify({ ...input, percentualChange }),
-        encoding: 'utf8',
-        stdio: ['pipe', 'pipe', 'inherit'],
-        env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
-      },
-    );
+    const out = execFileSync('python3', [fileURLToPath(new URL('./numpy_periods.py', import.meta.url))], {
+      input: JSON.stringify({ ...input, percentualChange }),
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
+    });
     return JSON.parse(out).rules;
   } catch {
     return null;

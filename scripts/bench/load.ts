@@ -5,22 +5,23 @@
  * INSERT … SELECT … GROUP BY GROUPING SETS over the same rows. Writes its section of docs/performance.md.
  * `DATABASE_URL=postgres://… npm run bench -- load [--views hotel,wide] [--targets pglite,postgres] [--no-write]`
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { loadConfig } from '../lib/config/config';
-import { openSource } from '../lib/connectors/index';
-import { codeColumn, createDataset, dictKey, ident, schemaNameFor } from '../lib/dataset/ddl';
-import { connectDatabase } from '../lib/db/connect';
-import type { Database } from '../lib/db/database';
-import { dataViews } from '../lib/db/tables/dataviews';
-import type { JobRow } from '../lib/jobs/repository';
-import { groupingSets } from '../lib/pipeline/grouping';
-import { runLoad } from '../lib/pipeline/load';
-import { logger, setLogLevel } from '../lib/shared/logger';
+import { loadConfig } from '../../lib/config/config';
+import { openSource } from '../../lib/connectors/index';
+import { codeColumn, createDataset, dictKey, ident, schemaNameFor } from '../../lib/dataset/ddl';
+import { connectDatabase } from '../../lib/db/connect';
+import type { Database } from '../../lib/db/database';
+import { dataViews } from '../../lib/db/tables/dataviews';
+import type { JobRow } from '../../lib/jobs/repository';
+import { groupingSets } from '../../lib/pipeline/grouping';
+import { runLoad } from '../../lib/pipeline/load';
+import { logger, setLogLevel } from '../../lib/shared/logger';
+import { writeSection } from './report';
 
 interface ViewSpec {
   key: string;
@@ -210,7 +211,7 @@ function markdown(
   const row = (r: Result) =>
     `| ${r.view} | ${r.target} | ${r.rows.toLocaleString('en')} | ${r.series.toLocaleString('en')} | ${(r.dataRows + r.filledRows).toLocaleString('en')} (${r.filledRows.toLocaleString('en')} filled) | ${seconds(r.streamMs)} | ${seconds(r.buildMs)} | **${seconds(r.streamMs + r.buildMs)}** | ${seconds(r.bareCodedMs)} / ${seconds(r.bareTextMs)} | ${(r.buildMs / r.bareTextMs).toFixed(2)} / ${(r.buildMs / r.bareCodedMs).toFixed(2)} |`;
   return [
-    `Measured by \`npm run bench -- load\` (\`scripts/bench-load.ts\`) on ${started.toISOString().slice(0, 10)}: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${load.server} on the same machine with default settings, shared with other work (load average ${load.start.toFixed(1)} at the start, ${load.end.toFixed(1)} at the end). The source is a PostgreSQL database on that server, read through the pgsql connector in batches of 20,000 rows; PGlite runs in the benchmark's process on a data folder on disk. Times are one run each.`,
+    `Measured by \`npm run bench -- load\` (\`scripts/bench/load.ts\`) on ${started.toISOString().slice(0, 10)}: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${load.server} on the same machine with default settings, shared with other work (load average ${load.start.toFixed(1)} at the start, ${load.end.toFixed(1)} at the end). The source is a PostgreSQL database on that server, read through the pgsql connector in batches of 20,000 rows; PGlite runs in the benchmark's process on a data folder on disk. Times are one run each.`,
     '',
     ...VIEWS.filter((v) => results.some((r) => r.view === v.key)).map((v) => `- **${v.key}**: ${v.title}`),
     '',
@@ -218,27 +219,6 @@ function markdown(
     '|---|---|---|---|---|---|---|---|---|---|',
     ...results.map(row),
   ].join('\n');
-}
-
-const START = '<!-- bench-load:start -->';
-const END = '<!-- bench-load:end -->';
-
-function writeSection(text: string): void {
-  const file = 'docs/performance.md';
-  let doc = '# Performance\n\nFigures of `npm run bench`, with the machine and the data size of each run.\n';
-  try {
-    doc = readFileSync(file, 'utf8');
-  } catch {
-    // first bench writes the file
-  }
-  const section = `${START}\n${text}\n${END}`;
-  const i = doc.indexOf(START);
-  const j = doc.indexOf(END);
-  doc =
-    i >= 0 && j > i
-      ? doc.slice(0, i) + section + doc.slice(j + END.length)
-      : `${doc.trimEnd()}\n\n## Load and series build\n\n${section}\n`;
-  writeFileSync(file, doc);
 }
 
 /** Runs the load benchmark; `args` as given after `npm run bench -- load`. */
@@ -296,7 +276,7 @@ export async function benchLoad(args: string[]): Promise<void> {
   });
   const text = markdown(results, started, { start: loadStart, end: os.loadavg()[0], server: String(v) });
   console.log(`\n${text}\n`);
-  if (!args.includes('--no-write')) writeSection(text);
+  if (!args.includes('--no-write')) writeSection('bench-load', text, { heading: 'Load and series build' });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

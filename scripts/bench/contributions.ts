@@ -7,30 +7,28 @@
  * `DATABASE_URL=postgres://… npm run bench -- contributions [--fresh] [--runs N] [--no-write]`
  */
 import { execSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { setContainer } from '../functions/container';
-import { httpFunctions } from '../functions/http/registry';
-import { buildContainer } from '../lib/app/container';
-import { loadConfig } from '../lib/config/config';
-import { openSource } from '../lib/connectors/index';
-import { createDataset, schemaNameFor } from '../lib/dataset/ddl';
-import { connectDatabase } from '../lib/db/connect';
-import type { Database } from '../lib/db/database';
-import type { JobRow } from '../lib/jobs/repository';
-import { runLoad } from '../lib/pipeline/load';
-import { generateMasterKey } from '../lib/secrets/index';
-import { logger, setLogLevel } from '../lib/shared/logger';
-import { startGateway } from './local/gateway';
-import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from './synthetic/cube';
+import { setContainer } from '../../functions/container';
+import { httpFunctions } from '../../functions/http/registry';
+import { buildContainer } from '../../lib/app/container';
+import { loadConfig } from '../../lib/config/config';
+import { openSource } from '../../lib/connectors/index';
+import { createDataset, schemaNameFor } from '../../lib/dataset/ddl';
+import { connectDatabase } from '../../lib/db/connect';
+import type { Database } from '../../lib/db/database';
+import type { JobRow } from '../../lib/jobs/repository';
+import { runLoad } from '../../lib/pipeline/load';
+import { generateMasterKey } from '../../lib/secrets/index';
+import { logger, setLogLevel } from '../../lib/shared/logger';
+import { startGateway } from '../local/gateway';
+import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from '../synthetic/cube';
+import { writeSection } from './report';
 
 const DB_NAME = 'bench_contributions_hotel';
-const START = '<!-- bench-contributions:start -->';
-const END = '<!-- bench-contributions:end -->';
 
 /** The hotel view (loaded once): its id. */
 async function hotelView(db: Database, url: string): Promise<number> {
@@ -179,10 +177,9 @@ export async function benchContributions(args: string[]): Promise<void> {
   if (args.includes('--no-write')) return;
   const machine = `${execSync('nproc').toString().trim()} cores, ${execSync("lscpu | grep 'Model name' | sed 's/.*: *//'").toString().trim()}`;
   const section = [
-    START,
     '## Contributions: "What drove this change?" on a hotel-size view',
     '',
-    `Measured by \`npm run bench -- contributions\` (\`scripts/bench-contributions.ts\`) on ${new Date().toISOString().slice(0, 10)}:`,
+    `Measured by \`npm run bench -- contributions\` (\`scripts/bench/contributions.ts\`) on ${new Date().toISOString().slice(0, 10)}:`,
     `${machine}; PostgreSQL ${server} on the same machine, shared with other work (load average ${load}); Node ${process.version}.`,
     `Data: the hotel cube (scripts/synthetic/cube.ts), ${series} series × ${HOTEL_CUBE.days} days, loaded through the pgsql`,
     'connector and the load job. Each line: `GET /api/v1/dataviews/{id}/contributions` for a 30-day window',
@@ -193,16 +190,6 @@ export async function benchContributions(args: string[]): Promise<void> {
     '| Series asked about | leaves | p50 ms | p95 ms |',
     '| --- | ---: | ---: | ---: |',
     ...measures.map((m) => `| ${m.label} | ${m.leaves} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} |`),
-    END,
   ].join('\n');
-  const file = 'docs/performance.md';
-  const text = readFileSync(file, 'utf8');
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  writeFileSync(
-    file,
-    a >= 0 && b > a
-      ? text.slice(0, a) + section + text.slice(b + END.length)
-      : `${text.trimEnd()}\n\n${section}\n`,
-  );
+  writeSection('bench-contributions', section);
 }

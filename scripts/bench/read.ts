@@ -3,15 +3,15 @@
  * PostgreSQL source table, read through the pgsql connector (1) bare, counting rows (`stream`), (2) checked and coded (`code`), and (3) as a
  * load reads it (`stage`): every row checked against the source query rules, categories coded, batches appended to a
  * staging table in a second database on the same server. Prints seconds and rows/s per step.
- * `DATABASE_URL=postgres://… npx tsx scripts/bench-read.ts [--steps stream,code,stage] [--runs 2] [--refill]`
+ * `DATABASE_URL=postgres://… npm run bench -- read [--steps stream,code,stage] [--runs 2] [--refill]`
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
-import { openSource } from '../lib/connectors/index';
-import { connectDatabase } from '../lib/db/connect';
-import { codeBatch, resolveColumns, type RowShape, tallyDays } from '../lib/pipeline/rows';
+import { openSource } from '../../lib/connectors/index';
+import { connectDatabase } from '../../lib/db/connect';
+import { codeBatch, resolveColumns, type RowShape, tallyDays } from '../../lib/pipeline/rows';
 import {
   appendStage,
   createStage,
@@ -19,8 +19,8 @@ import {
   dropStage,
   emptyBatch,
   stageWriter,
-} from '../lib/pipeline/stage';
-import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from './synthetic/cube';
+} from '../../lib/pipeline/stage';
+import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from '../synthetic/cube';
 
 const TABLE = 'hotel_bookings';
 const SOURCE_DB = 'bench_read_source';

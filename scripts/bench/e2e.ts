@@ -24,10 +24,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
-import { fromEpochDay, toEpochDay } from '../lib/calendar/days';
-import { groupingSets } from '../lib/pipeline/grouping';
-import { numpyReferenceSeconds, type TargetRun, targetLines } from './bench/e2e-targets';
-import { servePglite } from './local/pglite-server';
+import { fromEpochDay, toEpochDay } from '../../lib/calendar/days';
+import { groupingSets } from '../../lib/pipeline/grouping';
+import { numpyReferenceSeconds, type TargetRun, targetLines } from './e2e-targets';
+import { writeSection } from './report';
+import { servePglite } from '../local/pglite-server';
 import {
   CUBE_CATEGORIES,
   CUBE_SOURCE_DDL,
@@ -37,9 +38,9 @@ import {
   generateCube,
   HOTEL_CUBE,
   SMALL_CUBE,
-} from './synthetic/cube';
+} from '../synthetic/cube';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * small ≈198 series × 1 year; hotel ≈3,978 series × 3 years (2.15 M rows); big 100,008 series × 1 year
@@ -780,7 +781,7 @@ function markdown(
   const date = new Date().toISOString().slice(0, 10);
   const floorMs = floor.copyMs + floor.cubeMs;
   const lines = [
-    `Measured by \`npm run bench -- e2e --scale ${o.scale}\` (\`scripts/bench-e2e.ts\`) on ${date}: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ` +
+    `Measured by \`npm run bench -- e2e --scale ${o.scale}\` (\`scripts/bench/e2e.ts\`) on ${date}: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ` +
       `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.env.DATABASE_URL ? 'PostgreSQL on the same machine (default settings), ' : ''}shared with other work; ` +
       `the load average (1 min) is given per run. Source: ${cube.rows.toLocaleString('en-US')} rows (${cube.seriesCount.toLocaleString('en-US')} series × ${cube.days} days; ` +
       `${cube.leaves.length.toLocaleString('en-US')} leaves), written in ${s1(fillMs)} s; detectors ${DETECTORS.join(', ')} on their defaults; detection shard size 1,000 (the default) unless the run names another. ` +
@@ -816,23 +817,13 @@ function markdown(
 }
 
 /** One section per scale and service database set, so a PostgreSQL run and an embedded run both stay. */
-function writeSection(scale: string, targets: string[], fanOut: FanOut[], text: string): void {
-  const file = path.join(root, 'docs/performance.md');
-  const doc = readFileSync(file, 'utf8');
+function writeE2eSection(scale: string, targets: string[], fanOut: FanOut[], text: string): void {
   const fan = fanOut
     .filter((f) => f.mode !== 'default' || f.shardSize !== undefined)
     .map((f) => `${f.mode}${f.shardSize === undefined ? '' : `-${f.shardSize}`}`);
   const key = `${scale}-${targets.join('-')}${fan.length ? `-fan-out-${fan.join('-')}` : ''}`;
-  const start = `<!-- bench-e2e-${key}:start -->`;
-  const end = `<!-- bench-e2e-${key}:end -->`;
-  const section = `${start}\n### End to end: ${scale}, ${targets.map((t) => (t === 'pglite' ? 'embedded PGlite' : 'PostgreSQL')).join(' and ')}\n\n${text}\n${end}`;
-  const i = doc.indexOf(start);
-  const j = doc.indexOf(end);
-  const next =
-    i >= 0 && j > i
-      ? doc.slice(0, i) + section + doc.slice(j + end.length)
-      : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
+  const heading = `### End to end: ${scale}, ${targets.map((t) => (t === 'pglite' ? 'embedded PGlite' : 'PostgreSQL')).join(' and ')}`;
+  writeSection(`bench-e2e-${key}`, `${heading}\n\n${text}`);
 }
 
 export async function benchE2e(args: string[]): Promise<void> {
@@ -876,7 +867,7 @@ export async function benchE2e(args: string[]): Promise<void> {
     const text = markdown(o, cube, floor, results, fillMs, numpyS);
     for (const l of targetLines(results.map(targetRun), numpyS)) console.log(l);
     console.log(`\n${text}`);
-    if (o.write) writeSection(o.scale, o.targets, o.fanOut, text);
+    if (o.write) writeE2eSection(o.scale, o.targets, o.fanOut, text);
   } finally {
     await source.close();
     rmSync(dir, { recursive: true, force: true });

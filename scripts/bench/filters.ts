@@ -8,22 +8,22 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { httpFunctions } from '../functions/http/registry';
-import { anomaliesByFilter } from '../lib/anomalies/use-cases';
-import { setContainer } from '../functions/container';
-import { buildContainer } from '../lib/app/container';
-import { loadConfig } from '../lib/config/config';
-import { connectDatabase } from '../lib/db/connect';
-import type { Database } from '../lib/db/database';
-import { createDataset, ident, schemaNameFor } from '../lib/dataset/ddl';
-import { createFilter } from '../lib/filters/service';
-import type { FilterDefinition, SortBy } from '../lib/filters/types';
-import type { Caller } from '../lib/identity/caller';
-import { generateMasterKey } from '../lib/secrets/index';
-import { fixedClock } from '../lib/shared/clock';
-import { setLogLevel } from '../lib/shared/logger';
-import { type Measure, writeSection } from './bench-filters-report';
-import { startGateway } from './local/gateway';
+import { httpFunctions } from '../../functions/http/registry';
+import { anomaliesByFilter } from '../../lib/anomalies/use-cases';
+import { setContainer } from '../../functions/container';
+import { buildContainer } from '../../lib/app/container';
+import { loadConfig } from '../../lib/config/config';
+import { connectDatabase } from '../../lib/db/connect';
+import type { Database } from '../../lib/db/database';
+import { createDataset, ident, schemaNameFor } from '../../lib/dataset/ddl';
+import { createFilter } from '../../lib/filters/service';
+import type { FilterDefinition, SortBy } from '../../lib/filters/types';
+import type { Caller } from '../../lib/identity/caller';
+import { generateMasterKey } from '../../lib/secrets/index';
+import { fixedClock } from '../../lib/shared/clock';
+import { setLogLevel } from '../../lib/shared/logger';
+import { type Measure, writeFiltersSection } from './filters-report';
+import { startGateway } from '../local/gateway';
 
 const VIEWS = 10;
 const PER_VIEW = 100_000;
@@ -276,7 +276,7 @@ export async function benchFilters(args: string[]): Promise<void> {
     const client = postgres(serverUrl, { max: 1 });
     const server = (await client`SHOW server_version`)[0].server_version as string;
     await client.end();
-    writeSection(
+    writeFiltersSection(
       { machine, server, load, writes, runs: RUNS, top, aggregation, http },
       { views: VIEWS, perView: PER_VIEW, series: SERIES, now: NOW },
     );

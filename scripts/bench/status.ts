@@ -9,7 +9,7 @@
  * stays on the PostgreSQL server (a source on the same PGlite would hold it for the whole read: the pgsql
  * connector reads in one transaction); the former counting is left out there (it would hold the one
  * embedded session for seconds and slow every other reader).
- * `DATABASE_URL=postgres://… npx tsx scripts/bench-status.ts [--db postgres|pglite] [--scale small|hotel] [--hotels 95] [--days 730]`
+ * `DATABASE_URL=postgres://… npm run bench -- status [--db postgres|pglite] [--scale small|hotel] [--hotels 95] [--days 730]`
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,17 +18,17 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { openSource } from '../lib/connectors/index';
-import { createDataset, DATA_TABLES, ident, schemaNameFor } from '../lib/dataset/ddl';
-import { connectDatabase } from '../lib/db/connect';
-import type { Database } from '../lib/db/database';
-import { dataViews } from '../lib/db/tables/dataviews';
-import { getDataViewStatus } from '../lib/jobs/view-status';
-import { systemCaller } from '../lib/identity/caller';
-import type { JobRow } from '../lib/jobs/repository';
-import { runLoad } from '../lib/pipeline/load';
-import { systemClock } from '../lib/shared/clock';
-import { logger, setLogLevel } from '../lib/shared/logger';
+import { openSource } from '../../lib/connectors/index';
+import { createDataset, DATA_TABLES, ident, schemaNameFor } from '../../lib/dataset/ddl';
+import { connectDatabase } from '../../lib/db/connect';
+import type { Database } from '../../lib/db/database';
+import { dataViews } from '../../lib/db/tables/dataviews';
+import { getDataViewStatus } from '../../lib/jobs/view-status';
+import { systemCaller } from '../../lib/identity/caller';
+import type { JobRow } from '../../lib/jobs/repository';
+import { runLoad } from '../../lib/pipeline/load';
+import { systemClock } from '../../lib/shared/clock';
+import { logger, setLogLevel } from '../../lib/shared/logger';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, d: string) => {
@@ -49,7 +49,7 @@ const DB_NAME = 'bench_status';
 
 /** The child that serves a PGlite data folder as `npm start` does; prints its URL, stops when its stdin closes. */
 async function childServe(dir: string): Promise<void> {
-  const { servePglite } = await import('./local/pglite-server');
+  const { servePglite } = await import('../local/pglite-server');
   const served = await servePglite(dir);
   console.log(`URL ${served.url}`);
   process.stdin.resume();
@@ -252,7 +252,7 @@ async function main() {
     const c = stats(baselineMs);
     const f = (x: number) => x.toFixed(x < 10 ? 1 : 0);
     const lines = [
-      `Measured by \`scripts/bench-status.ts --db ${TARGET}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${os.cpus().length} cores, Node ${process.version}, ${served ? 'the embedded PGlite served as `npm start` serves it (source on PostgreSQL)' : 'PostgreSQL on the same machine'}, shared with other work (load average ${loadAvg[0].toFixed(1)} → ${loadAvg[1].toFixed(1)}). A full load of ${result.rows.toLocaleString('en')} source rows into ${result.series.toLocaleString('en')} series (${(result.dataRows + result.filledRows).toLocaleString('en')} data rows) replacing the same data, ${(loadMs / 1000).toFixed(1)} s; the load runs in its own process (as in its worker function) and each reader polls every 100 ms on its own connections while it runs.`,
+      `Measured by \`scripts/bench/status.ts --db ${TARGET}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${os.cpus().length} cores, Node ${process.version}, ${served ? 'the embedded PGlite served as `npm start` serves it (source on PostgreSQL)' : 'PostgreSQL on the same machine'}, shared with other work (load average ${loadAvg[0].toFixed(1)} → ${loadAvg[1].toFixed(1)}). A full load of ${result.rows.toLocaleString('en')} source rows into ${result.series.toLocaleString('en')} series (${(result.dataRows + result.filledRows).toLocaleString('en')} data rows) replacing the same data, ${(loadMs / 1000).toFixed(1)} s; the load runs in its own process (as in its worker function) and each reader polls every 100 ms on its own connections while it runs.`,
       '',
       '| reader | calls during the load | p50 (ms) | p95 (ms) | max (ms) |',
       '|---|---|---|---|---|',

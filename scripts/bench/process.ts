@@ -12,22 +12,22 @@
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { epochDayToYyyymmdd, toEpochDay } from '../lib/calendar/days';
-import { openSource } from '../lib/connectors/index';
-import type { JobRow } from '../lib/jobs/repository';
-import { runLoad } from '../lib/pipeline/load';
-import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from './synthetic/cube';
-import { createDataset, schemaNameFor } from '../lib/dataset/ddl';
-import { connectDatabase } from '../lib/db/connect';
-import type { Database } from '../lib/db/database';
-import { dataViews } from '../lib/db/tables/dataviews';
-import { DETECTOR_TYPES, withDefaults } from '../lib/dataviews/definition/detector-params';
-import { type DataViewRecord, type DataViewRow, toDataView } from '../lib/dataviews/views';
-import { runViewDetection } from '../lib/process-job/run';
-import { intArrayLiteral } from '../lib/dataset/ddl';
-import { type ChunkRow, packSeries } from '../lib/dataset/series-chunks';
-import { writeChunks } from '../lib/dataset/series-writer';
-import { logger } from '../lib/shared/logger';
+import { epochDayToYyyymmdd, toEpochDay } from '../../lib/calendar/days';
+import { openSource } from '../../lib/connectors/index';
+import type { JobRow } from '../../lib/jobs/repository';
+import { runLoad } from '../../lib/pipeline/load';
+import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from '../synthetic/cube';
+import { createDataset, schemaNameFor } from '../../lib/dataset/ddl';
+import { connectDatabase } from '../../lib/db/connect';
+import type { Database } from '../../lib/db/database';
+import { dataViews } from '../../lib/db/tables/dataviews';
+import { DETECTOR_TYPES, withDefaults } from '../../lib/dataviews/definition/detector-params';
+import { type DataViewRecord, type DataViewRow, toDataView } from '../../lib/dataviews/views';
+import { runViewDetection } from '../../lib/process-job/run';
+import { intArrayLiteral } from '../../lib/dataset/ddl';
+import { type ChunkRow, packSeries } from '../../lib/dataset/series-chunks';
+import { writeChunks } from '../../lib/dataset/series-writer';
+import { logger } from '../../lib/shared/logger';
 
 const argv = process.argv.slice(2);
 const opt = (name: string) => {

@@ -1,5 +1,5 @@
 /** Writes the filters bench's section of docs/performance.md (between its markers), leaving other sections alone. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { PERFORMANCE_MD, writeSection } from './report';
 
 export interface Measure {
   label: string;
@@ -7,10 +7,6 @@ export interface Measure {
   p95: number;
   rows: number;
 }
-
-const START = '<!-- bench-filters:start -->';
-const END = '<!-- bench-filters:end -->';
-const PERFORMANCE_MD = 'docs/performance.md';
 
 export interface Report {
   machine: string;
@@ -27,18 +23,17 @@ export interface Report {
 
 const row = (m: Measure) => `| ${m.label} | ${m.rows} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} |`;
 
-/** Replaces the section (or appends it); creates the file when missing. */
-export function writeSection(
+/** Writes the filters section of docs/performance.md. */
+export function writeFiltersSection(
   r: Report,
   setup: { views: number; perView: number; series: number; now: string },
 ): void {
   const table = (rows: Measure[], what: string) =>
     [`| ${what} | rows | p50 ms | p95 ms |`, '| --- | ---: | ---: | ---: |', ...rows.map(row)].join('\n');
   const section = [
-    START,
     '## Filters: by-filter Top 100 and aggregation',
     '',
-    `Measured by \`npm run bench -- filters\` (\`scripts/bench-filters.ts\`) on ${new Date().toISOString().slice(0, 10)}:`,
+    `Measured by \`npm run bench -- filters\` (\`scripts/bench/filters.ts\`) on ${new Date().toISOString().slice(0, 10)}:`,
     `${r.machine}; PostgreSQL ${r.server} on the same machine, default settings, shared with other work`,
     `(load average ${r.load}).`,
     `Data: ${setup.views} deployed data views × ${setup.perView.toLocaleString('en-US')} anomalies = ${(setup.views * setup.perView).toLocaleString('en-US')}`,
@@ -63,21 +58,7 @@ export function writeSection(
     `Write cost of the filter indexes (end_date, span, duration and one per sort key): an \`INSERT … SELECT\` of one`,
     `view's 100,000 anomalies takes ${r.writes.before.toFixed(0)} ms with the earlier indexes (primary key, start_date,`,
     `series_id) and ${r.writes.after.toFixed(0)} ms with all of them (median of 3).`,
-    END,
   ].join('\n');
-  let doc = '';
-  try {
-    doc = readFileSync(PERFORMANCE_MD, 'utf8');
-  } catch {
-    doc =
-      '# Performance\n\nFigures measured by `npm run bench` on this machine; each section names its script.\n';
-  }
-  const from = doc.indexOf(START);
-  const to = doc.indexOf(END);
-  doc =
-    from >= 0 && to > from
-      ? doc.slice(0, from) + section + doc.slice(to + END.length)
-      : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileSync(PERFORMANCE_MD, doc);
+  writeSection('bench-filters', section);
   console.log(`wrote ${PERFORMANCE_MD}`);
 }

@@ -1,9 +1,9 @@
-/** Times aggregation and a whole filter run over 10,000 generated anomalies: `npx tsx scripts/bench-aggregate.ts [n]`. */
+/** Times aggregation and a whole filter run over 10,000 generated anomalies: `npm run bench -- aggregate [n]` (or `npx tsx scripts/bench/aggregate.ts [n]`). */
 import { performance } from 'node:perf_hooks';
-import { aggregateAnomalies } from '../lib/filters/aggregate';
-import { parseFilterSettings } from '../lib/filters/parse';
-import { runFilter } from '../lib/filters/run';
-import type { AnomalyRecord } from '../lib/filters/types';
+import { aggregateAnomalies } from '../../lib/filters/aggregate';
+import { parseFilterSettings } from '../../lib/filters/parse';
+import { runFilter } from '../../lib/filters/run';
+import type { AnomalyRecord } from '../../lib/filters/types';
 
 /** Small seeded PRNG so every run measures the same data. */
 function mulberry32(seed: number): () => number {
