@@ -23,6 +23,18 @@ const rowColumns: Column<any>[] = [
   col('result', 'result'),
 ];
 
+const incidentColumns: Column<any>[] = [
+  { header: 'incident', value: (r) => r.change },
+  { header: 'stored id', value: (r) => r.storedId ?? '' },
+  { header: 'head series', value: (r) => categories(r.head) },
+  { header: 'measures', value: (r) => r.measures.join(', ') },
+  { header: 'types', value: (r) => r.types.join(', ') },
+  col('start', 'startDate'),
+  col('end', 'endDate'),
+  col('records', 'size'),
+  col('result', 'result'),
+];
+
 const byTypeColumns: Column<any>[] = [
   col('type', 'type'),
   col('measure', 'measure'),
@@ -63,12 +75,24 @@ export function registerDataViewReplay(dataviews: Command): void {
         out.line(
           `${refLabel(ref)}: ${c.added} added, ${c.removed} removed, ${c.changed} changed, ${c.unchanged} unchanged (${c.before} anomalies now, ${c.after} after).`,
         );
-        if (r.incidents.touched > 0)
-          out.line(
-            `Incidents touched: ${r.incidents.touched} (${r.incidents.vanishing} would lose every member): ${r.incidents.ids.join(', ')}`,
-          );
+        const i = r.incidents.counts;
+        out.line(
+          `Incidents: ${i.added} added, ${i.removed} removed, ${i.changed} changed, ${i.unchanged} unchanged (${i.before} now, ${i.after} after).`,
+        );
         out.line();
         out.table(r.byType, byTypeColumns, 'No anomalies before or after.');
+        const incidents = [
+          ...r.incidents.added.map((x: any) => ({ ...x, change: 'added' })),
+          ...r.incidents.removed.map((x: any) => ({ ...x, change: 'removed' })),
+          ...r.incidents.changed.map((x: any) => ({
+            ...x.after,
+            change: `changed (+${x.joined} −${x.left})`,
+          })),
+        ];
+        if (incidents.length > 0) {
+          out.line();
+          out.table(incidents, incidentColumns, '');
+        }
         const rows = [
           ...r.added.map((x: any) => ({ ...x, change: 'added' })),
           ...r.removed.map((x: any) => ({ ...x, change: 'removed' })),

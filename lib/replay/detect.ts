@@ -29,6 +29,7 @@ function recordsOf(a: AnomalyColumns, measure: Measure, out: ReplayRecord[]): vo
       actualValue: Number.isFinite(d.actualValue) ? d.actualValue : null,
       predictedValue: Number.isFinite(d.predictedValue) ? d.predictedValue : null,
       changePct: d.changePct !== null && Number.isFinite(d.changePct) ? d.changePct : null,
+      changeCum: Number.isFinite(d.changeCum) ? d.changeCum : null,
       result: d.result,
       incidentId: null,
     });

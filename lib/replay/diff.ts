@@ -4,7 +4,7 @@
  * record that echoes a value record is left out, and with scanInLastNDays the older records of detectors
  * still defined are kept — then both sides matched by series, measure, type and start day.
  */
-import type { ReplayChange, ReplayDiff, ReplayIncidents, ReplayRecord, ReplayTypeCount } from './types';
+import type { ReplayChange, ReplayDiff, ReplayRecord, ReplayTypeCount } from './types';
 
 /** Rows of each list an answer carries; the counts are always whole. */
 export const ROW_LIMIT = 500;
@@ -66,30 +66,6 @@ export function recordChanged(before: ReplayRecord, after: ReplayRecord): boolea
 const newestFirst = (a: ReplayRecord, b: ReplayRecord) =>
   b.startDate.localeCompare(a.startDate) || a.seriesId - b.seriesId || a.type.localeCompare(b.type);
 
-/** The stored incidents whose members go or change; vanishing when every member goes. */
-function incidentsTouched(
-  before: readonly ReplayRecord[],
-  removed: readonly ReplayRecord[],
-  changed: readonly ReplayChange[],
-  limit: number,
-): ReplayIncidents {
-  const members = new Map<number, number>();
-  for (const r of before)
-    if (r.incidentId !== null) members.set(r.incidentId, (members.get(r.incidentId) ?? 0) + 1);
-  const gone = new Map<number, number>();
-  for (const r of removed)
-    if (r.incidentId !== null) gone.set(r.incidentId, (gone.get(r.incidentId) ?? 0) + 1);
-  const touched = new Set<number>(gone.keys());
-  for (const c of changed) if (c.before.incidentId !== null) touched.add(c.before.incidentId);
-  const vanishing = [...gone].filter(([id, n]) => n === members.get(id)).map(([id]) => id);
-  const rest = [...touched].filter((id) => !vanishing.includes(id));
-  return {
-    touched: touched.size,
-    vanishing: vanishing.length,
-    ids: [...vanishing.sort((a, b) => a - b), ...rest.sort((a, b) => a - b)].slice(0, limit),
-  };
-}
-
 /** Matches `before` (stored) and `after` (replayed) and counts the difference, overall and by type and measure. */
 export function diffRecords(
   before: readonly ReplayRecord[],
@@ -150,6 +126,5 @@ export function diffRecords(
     changed: changed.slice(0, rowLimit),
     rowLimit,
     truncated: added.length > rowLimit || removed.length > rowLimit || changed.length > rowLimit,
-    incidents: incidentsTouched(before, removed, changed, rowLimit),
   };
 }

@@ -9,7 +9,9 @@ import { systemCaller } from '../identity/caller';
 import type { JobRow } from '../jobs/repository';
 import { ValidationError } from '../shared/errors';
 import { detectInMemory } from './detect';
-import { diffRecords, foldCountEchoes, keptRecords } from './diff';
+import { readCatalog } from '../incidents/store';
+import { diffRecords, foldCountEchoes, keptRecords, ROW_LIMIT } from './diff';
+import { diffIncidents } from './incidents';
 import { readReplayRow, readSeriesCategories, readStoredRecords, writeReplayResult } from './store';
 import type { ReplayRecord, ReplayResult } from './types';
 
@@ -19,6 +21,8 @@ async function withCategories(db: Database, view: DataViewRecord, result: Replay
     ...result.added,
     ...result.removed,
     ...result.changed.flatMap((c) => [c.before, c.after]),
+    ...[...result.incidents.added, ...result.incidents.removed].map((i) => i.head),
+    ...result.incidents.changed.flatMap((c) => [c.before.head, c.after.head]),
   ];
   const names = (view.definition.categories ?? []).map((c) => c.name);
   const cats = await readSeriesCategories(
@@ -47,14 +51,31 @@ export async function runReplayJob(
     ...keptRecords(before, detection.run.replacedFrom, detection.detectors),
     ...foldCountEchoes(detection.records),
   ];
-  const result: ReplayResult = { ...diffRecords(before, after), run: detection.run };
+  const catalog = await readCatalog(
+    db,
+    deployed.schema,
+    (replayed.definition.categories ?? []).map((c) => c.name),
+  );
+  const codesOf = (seriesId: number) => {
+    const row = catalog.byId.get(seriesId);
+    return row === undefined ? undefined : catalog.codes[row];
+  };
+  const result: ReplayResult = {
+    ...diffRecords(before, after),
+    incidents: diffIncidents(before, after, codesOf, ROW_LIMIT),
+    run: detection.run,
+  };
   await withCategories(db, replayed, result);
   await writeReplayResult(db, job.id, result);
   const c = result.counts;
+  const i = result.incidents.counts;
   return {
     ...c,
+    incidents: { added: i.added, removed: i.removed, changed: i.changed },
     detected: detection.records.length,
     ms: detection.run.ms,
-    message: `replayed: ${c.added} added, ${c.removed} removed, ${c.changed} changed of ${c.before} anomalies`,
+    message:
+      `replayed: ${c.added} added, ${c.removed} removed, ${c.changed} changed of ${c.before} anomalies; ` +
+      `incidents ${i.added} added, ${i.removed} removed, ${i.changed} changed of ${i.before}`,
   };
 }

@@ -49,7 +49,7 @@ export async function readStoredRecords(db: Database, schema: string): Promise<R
   const rows = await db.rows<Record<string, unknown>>(
     sql.raw(`SELECT series_id, ${cols.measure ? 'measure' : "'value' AS measure"}, type, detector_index,
       start_date::text AS start_date, end_date::text AS end_date, duration, actual_value, predicted_value,
-      change_pct, result, ${cols.incident ? 'incident_id' : 'NULL::int AS incident_id'}
+      change_pct, change_cum, result, ${cols.incident ? 'incident_id' : 'NULL::int AS incident_id'}
       FROM ${ident(schema)}.all_anomalies`),
   );
   return rows.map((r) => ({
@@ -63,6 +63,7 @@ export async function readStoredRecords(db: Database, schema: string): Promise<R
     actualValue: num(r.actual_value),
     predictedValue: num(r.predicted_value),
     changePct: num(r.change_pct),
+    changeCum: num(r.change_cum),
     result: r.result === 'Positive' ? 'Positive' : 'Negative',
     incidentId: num(r.incident_id),
   }));

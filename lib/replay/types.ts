@@ -15,6 +15,8 @@ export interface ReplayRecord {
   actualValue: number | null;
   predictedValue: number | null;
   changePct: number | null;
+  /** Total change over the window (what grouping weighs records by); null when unknown. */
+  changeCum: number | null;
   result: 'Positive' | 'Negative';
   /** The stored record's incident (lib/incidents); null for a replayed record or one in no incident. */
   incidentId: number | null;
@@ -39,12 +41,47 @@ export interface ReplayTypeCount {
   changed: number;
 }
 
-/** The stored incidents the change touches: some of their members go or change; `vanishing`: all of them go. */
-export interface ReplayIncidents {
-  touched: number;
-  vanishing: number;
-  /** Ids of the touched incidents (at most the row limit), the vanishing first. */
-  ids: number[];
+/**
+ * An incident as a replay groups records (lib/replay/incidents.ts): the records of one event by the
+ * grouping a cycle uses, not explained and not stored.
+ */
+export interface ReplayIncident {
+  /** The stored incident most of its members belong to; null when none does (a replayed group's match gives it). */
+  storedId: number | null;
+  result: 'Positive' | 'Negative';
+  startDate: string;
+  endDate: string;
+  /** Number of member records. */
+  size: number;
+  /** The head's first, then the others by name. */
+  measures: string[];
+  types: string[];
+  /** The strongest record of its broadest series (with its categories). */
+  head: ReplayRecord;
+}
+
+/** One incident found by both sides with other members: how many joined and how many left. */
+export interface ReplayIncidentChange {
+  before: ReplayIncident;
+  after: ReplayIncident;
+  joined: number;
+  left: number;
+}
+
+/** The incidents of the stored records and of the replayed ones, matched as incidents keep their ids. */
+export interface ReplayIncidentDiff {
+  counts: {
+    before: number;
+    after: number;
+    added: number;
+    removed: number;
+    changed: number;
+    unchanged: number;
+  };
+  /** Newest start first, at most the row limit of each list (the counts are whole). */
+  added: ReplayIncident[];
+  removed: ReplayIncident[];
+  changed: ReplayIncidentChange[];
 }
 
 /** What a changed definition would do to the view's anomalies, as a replay found it. */
@@ -64,7 +101,6 @@ export interface ReplayDiff {
   changed: ReplayChange[];
   rowLimit: number;
   truncated: boolean;
-  incidents: ReplayIncidents;
 }
 
 /** The run behind a replay: what it read and how long it took. */
@@ -83,6 +119,8 @@ export interface ReplayRun {
 }
 
 export interface ReplayResult extends ReplayDiff {
+  /** The records of both sides regrouped into incidents, and how those differ. */
+  incidents: ReplayIncidentDiff;
   run: ReplayRun;
 }
 

@@ -65,6 +65,22 @@ describe(`service-cli dataviews replay on ${backendName}`, () => {
     expect(stored.body.analysis.detectors[0].params.percentualChange).toBe(30);
   });
 
+  it('prints the incident a threshold above every change would remove', async () => {
+    const yaml = await s.call('GET', `/api/v1/dataviews/${view}`, {
+      auth: s.adminToken,
+      headers: { accept: 'application/yaml' },
+    });
+    const changed = String(yaml.body).replace('percentualChange: 30', 'percentualChange: 200');
+    const r = await cli.run(['dataviews', 'replay', String(view), '--file', '-', '--interval', '1'], {
+      stdin: changed,
+    });
+    expect(r.code, explain(r)).toBe(0);
+    expect(r.stdout, r.stdout).toMatch(
+      /Incidents: 0 added, 1 removed, 0 changed, 0 unchanged \(1 now, 0 after\)/,
+    );
+    expect(r.stdout).toMatch(/^removed +\d+ +country=all +value +DOD +2024-01-26 +2024-01-26 +3 +Positive/m);
+  });
+
   it('refuses a definition with a bad parameter, naming it', async () => {
     const yaml = await s.call('GET', `/api/v1/dataviews/${view}`, {
       auth: s.adminToken,
