@@ -31,6 +31,7 @@ module.exports = async ({ resolveConfigurationProperty, resolveVariable }) => {
   for (const [id, queue] of [
     ['LoadDeadLetterQueue', 'load'],
     ['ProcessDeadLetterQueue', 'process'],
+    ['ReplayDeadLetterQueue', 'replay'],
   ]) {
     Resources[`${id}DepthAlarm`] = {
       Type: 'AWS::CloudWatch::Alarm',

@@ -68,20 +68,27 @@ function afterPublish(c: Container): AfterPublish {
 }
 
 /**
- * The process worker's work on the job's own message: detection, then the hooks when it published here; or a
- * replay of a changed definition (lib/replay), which only compares.
+ * The process worker's work on the job's own message: detection, then the hooks when it published here.
+ * A replay queued on the process queue before replays had a queue of their own is run as the replay worker runs it.
  */
 export async function processCycle(
   c: Container,
   job: JobRow,
   signal: AbortSignal,
 ): Promise<Record<string, unknown> | typeof DETACHED> {
-  // A replay travels on the process queue but publishes nothing: no after-cycle hook follows it.
-  if (job.kind === 'Replay')
-    return runReplayJob({ db: c.db, shardSize: c.config.detection.shardSize }, job, signal);
+  if (job.kind === 'Replay') return replayCycle(c, job, signal);
   const detail = await processJob(c, job, signal);
   if (detail === DETACHED) return detail;
   return { ...detail, ...(await afterPublish(c)(job, signal)) };
+}
+
+/** The replay worker's work: a changed definition detected in memory and compared; it publishes nothing, no hook follows. */
+export function replayCycle(
+  c: Container,
+  job: JobRow,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  return runReplayJob({ db: c.db, shardSize: c.config.detection.shardSize }, job, signal);
 }
 
 /** The worker of each queue over the container `container` gives (built by the caller, never fetched here). */
@@ -89,6 +96,7 @@ export function workerHandlers(container: () => Promise<Container>): Record<Work
   return {
     load: jobWorker(container, 'load', (c, job, signal) => loadJob(loadJobDeps(c), job, signal)),
     process: jobWorker(container, 'process', processCycle, (c) => processShards(c, afterPublish(c))),
+    replay: jobWorker(container, 'replay', replayCycle),
     deadLetters: deadLetterWorker(container, abandonJob),
   };
 }

@@ -144,7 +144,7 @@ export function checkedJwtSecret(value: string | undefined, source: string): str
 /** Parses an environment into a Config; throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const queueUrls: Record<string, string> = {};
-  for (const kind of ['load', 'process', 'summarize'] as const) {
+  for (const kind of ['load', 'process', 'replay', 'summarize'] as const) {
     const url = str(env, `QUEUE_URL_${kind.toUpperCase()}`);
     if (url) queueUrls[kind] = url;
   }

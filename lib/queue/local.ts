@@ -92,6 +92,7 @@ export function inProcessDelivery(
 export const LOCAL_FUNCTION_NAMES: Record<WorkerName | 'cronLoads', string> = {
   load: 'anomaly-monitor-local-loadWorker',
   process: 'anomaly-monitor-local-processWorker',
+  replay: 'anomaly-monitor-local-replayWorker',
   deadLetters: 'anomaly-monitor-local-deadLetters',
   cronLoads: 'anomaly-monitor-local-cronLoads',
 };

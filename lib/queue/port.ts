@@ -5,8 +5,8 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { JobKind } from '../db/tables/jobs';
 
-/** One queue per worker function: loads (Load and CustomLoad) and process (detection). */
-export type QueueName = 'load' | 'process';
+/** One queue per worker function: loads (Load and CustomLoad), process (detection) and replay. */
+export type QueueName = 'load' | 'process' | 'replay';
 
 /** Worker functions a queue delivers to; `deadLetters` receives what exhausted its attempts. */
 export type WorkerName = QueueName | 'deadLetters';
@@ -39,11 +39,13 @@ export interface JobQueue {
 }
 
 /**
- * The queue a job kind travels on: loads on `load`; detection and replays (detection in memory, lib/replay)
- * on `process`, so that a replay never waits behind a load nor holds one up.
+ * The queue a job kind travels on: loads on `load`, detection on `process`, and replays (detection in memory,
+ * lib/replay) on `replay`, with a worker of their own, so that a replay never waits behind a load or a
+ * detection and never holds one up.
  */
 export function queueOf(kind: JobKind): QueueName {
-  return kind === 'Process' || kind === 'Replay' ? 'process' : 'load';
+  if (kind === 'Process') return 'process';
+  return kind === 'Replay' ? 'replay' : 'load';
 }
 
 /** Parses a record body into a JobMessage; throws on anything else (a poisoned message). */

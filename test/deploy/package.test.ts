@@ -46,7 +46,7 @@ const unzippedBytes = (a: FunctionArtifact) => [...a.files.values()].reduce((s, 
  */
 const SOURCE_FUNCTIONS = ['connectors', 'connectorTests', 'dataviews', 'loadWorker'];
 /** The functions that run jobs (functions/workers/*): the only bundles with the job workers' code. */
-const WORKER_FUNCTIONS = ['loadWorker', 'processWorker', 'deadLetters'];
+const WORKER_FUNCTIONS = ['loadWorker', 'processWorker', 'replayWorker', 'deadLetters'];
 /** The job workers' code (lib/app/workers.ts and what only the workers import). */
 const WORKER_CODE = [
   'lib/app/workers.ts',

@@ -14,8 +14,14 @@ import { freePort } from '../../scripts/local/ports';
 import { handler as deadLetters } from '../../functions/workers/dead-letters';
 import { handler as load } from '../../functions/workers/load';
 import { handler as processWorker } from '../../functions/workers/process';
+import { handler as replayWorker } from '../../functions/workers/replay';
 
-export const WORKERS: Record<WorkerName, WorkerHandler> = { load, process: processWorker, deadLetters };
+export const WORKERS: Record<WorkerName, WorkerHandler> = {
+  load,
+  process: processWorker,
+  replay: replayWorker,
+  deadLetters,
+};
 
 export interface QueueHarness {
   name: string;
@@ -50,6 +56,7 @@ export function localHarness(): QueueHarness {
       delivery = inProcessDelivery({
         load: held('load'),
         process: held('process'),
+        replay: held('replay'),
         deadLetters: held('deadLetters'),
       });
       c.queue = new LocalQueue(delivery, { maxAttempts: c.config.jobs.maxAttempts, retryDelayMs: 0 });
@@ -81,6 +88,12 @@ export function sqsHarness(): QueueHarness {
         client,
         queueUrl: urls.process,
         handler: WORKERS.process as never,
+        waitTimeSeconds: 0,
+      }),
+      await startPoller({
+        client,
+        queueUrl: urls.replay,
+        handler: WORKERS.replay as never,
         waitTimeSeconds: 0,
       }),
       await startPoller({
@@ -130,8 +143,13 @@ export function sqsHarness(): QueueHarness {
       };
       const make = async (name: string) =>
         (await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }))).QueueUrl!;
-      urls = { load: await make('jobs-load'), process: await make('jobs-process'), dlq };
-      c.queue = new SqsQueue(client, { load: urls.load, process: urls.process }, 0);
+      urls = {
+        load: await make('jobs-load'),
+        process: await make('jobs-process'),
+        replay: await make('jobs-replay'),
+        dlq,
+      };
+      c.queue = new SqsQueue(client, { load: urls.load, process: urls.process, replay: urls.replay }, 0);
       await startPollers();
     },
     pause() {

@@ -4,7 +4,8 @@ import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { backendName } from '../../support/db';
 import { loadedDetectionView } from '../../support/detection-fixture';
 import { createTestSource, type TestSource } from '../../support/pipeline-source';
-import { localHarness, type QueueHarness } from '../../support/queue';
+import { inProcessDelivery, LocalQueue } from '../../../lib/queue/local';
+import { localHarness, type QueueHarness, WORKERS } from '../../support/queue';
 import { startTestService, type TestService } from '../../support/service';
 
 const DAYS = 28; // 2024-01-01 (Monday) .. 2024-01-28
@@ -173,5 +174,66 @@ describe(`replay of a changed definition on ${backendName}`, () => {
       body: await withThreshold(30),
     });
     expect(user.status).toBe(403);
+  });
+
+  it('regroups the records into incidents: a higher threshold removes a whole incident, a lower one adds one', async () => {
+    // Prepare: the stored incident of the 26th (the cycle grouped the total with the countries that moved).
+    const [incident] = await s.testDb.db.rows<{ id: number; size: number }>(
+      sql.raw(`SELECT id, size FROM ${schema()}.incidents WHERE start_date = '2024-01-26'`),
+    );
+    expect(incident, 'the cycle stored an incident of the 26th').toBeDefined();
+    // Act: at 200 % no day of any series is an anomaly.
+    const gone = await replay(await withThreshold(200));
+    // Assess: every record goes, and with them the whole incident, named by its stored id.
+    expect(gone.counts).toMatchObject({ after: 0, removed: gone.counts.before });
+    expect(gone.incidents.counts).toMatchObject({ after: 0, removed: 1, added: 0, changed: 0 });
+    expect(gone.incidents.removed[0]).toMatchObject({
+      storedId: Number(incident.id),
+      size: Number(incident.size),
+      startDate: '2024-01-26',
+      result: 'Positive',
+    });
+    expect(gone.incidents.removed[0].head.categories).toEqual({ country: null });
+
+    // A lower threshold adds FR's +25 %: too small a part of the total's change to be its event (a quarter
+    // of it, or alike), so an incident of its own is added and the stored one stays as it is.
+    const more = await replay(await withThreshold(20));
+    expect(more.incidents.counts).toMatchObject({ added: 1, removed: 0, changed: 0, unchanged: 1 });
+    expect(more.incidents.added[0]).toMatchObject({ storedId: null, size: 1, startDate: '2024-01-26' });
+    expect(more.incidents.added[0].head.categories).toEqual({ country: 'FR' });
+    // The stored incidents are as they were.
+    const [after] = await s.testDb.db.rows<{ n: number }>(
+      sql.raw(`SELECT count(*)::int AS n FROM ${schema()}.incidents`),
+    );
+    expect(Number(after.n)).toBe(1);
+  });
+
+  it('runs on a queue of its own: a replay finishes while a detection waits on the process queue', async () => {
+    // Prepare: a queue whose process worker is busy elsewhere (its messages wait undelivered).
+    const delivery = inProcessDelivery({ load: WORKERS.load, replay: WORKERS.replay });
+    const saved = s.container.queue;
+    s.container.queue = new LocalQueue(delivery, { maxAttempts: 3, retryDelayMs: 0 });
+    try {
+      const detection = await s.call('POST', `/api/v1/dataviews/${view}/jobs/process`, { auth: admin() });
+      expect(detection.status).toBe(202);
+      // Act
+      const queued = await s.call('POST', `/api/v1/dataviews/${view}/replay`, {
+        auth: admin(),
+        body: await withThreshold(50),
+      });
+      expect(queued.status).toBe(202);
+      await delivery.idle();
+      // Assess: the replay ran past the waiting detection, which still waits.
+      const answer = await s.call('GET', `/api/v1/dataviews/${view}/replay/${queued.body.id}`, {
+        auth: admin(),
+      });
+      expect(answer.body.job.status).toBe('finished');
+      expect(countries(answer.body.result.removed)).toEqual(['DE']);
+      expect(delivery.waiting()).toBe(1);
+      const waiting = await s.call('GET', `/api/v1/jobs/${detection.body.id}`, { auth: admin() });
+      expect(waiting.body.status).toBe('pending');
+    } finally {
+      s.container.queue = saved;
+    }
   });
 });
