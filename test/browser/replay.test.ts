@@ -1,7 +1,8 @@
 /**
  * "What would change", in Debian's chromium against `npm start` with the demo: the admin lowers the DOD
  * threshold and raises the spike threshold of the demo view in the editor, and before saving sees the
- * anomalies the change would add and remove, with a record's chart on demand. Nothing is saved.
+ * anomalies and incidents the change would add and remove, with a record's chart on demand (the edited
+ * detector's expectation). Nothing is saved.
  * UPDATE_SCREENSHOTS=1 also writes docs/screenshots/replay-what-would-change.png.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -90,9 +91,25 @@ describe.skipIf(!hasChromium)(
       const types = await panel.locator('table.replay-types').innerText();
       console.info(`replay counts: ${text}\n${types}`);
       expect(types).toMatch(/SPIKE\s+value/i);
+      // The incidents: the records of both sides grouped as a cycle groups them. Records removed leave
+      // their events removed or changed.
+      const incidentText = await panel.locator('.replay-incident-counts').innerText();
+      const [, , iRemoved, iChanged] =
+        /Incidents: (\d+) added, (\d+) removed, (\d+) changed/.exec(incidentText) ?? [];
+      expect(Number(iRemoved) + Number(iChanged), incidentText).toBeGreaterThan(0);
+      expect(await panel.locator('table.replay-incidents tbody tr').count()).toBeGreaterThan(0);
 
-      // A record's series on demand.
+      // A record's series on demand, with the expectation of the edited detector (its params in the editor).
+      const preview = page.waitForRequest((r) => r.url().includes('/preview-detector'));
       await rows.filter({ hasText: 'removed' }).first().getByRole('button', { name: 'Chart' }).click();
+      const sent = (await preview).postDataJSON() as { detector: { type: string; params: any } };
+      if (sent.detector.type.toLowerCase() === 'dod') expect(sent.detector.params.percentualChange).toBe(25);
+      else
+        expect(sent.detector).toMatchObject({
+          type: expect.stringMatching(/^spike$/i),
+          params: { threshold: 8 },
+        });
+      await panel.locator('.replay-chart-note', { hasText: 'the edited' }).waitFor();
       await panel.locator('svg').first().waitFor();
       await shot(page, 'replay-what-would-change');
 
@@ -103,6 +120,9 @@ describe.skipIf(!hasChromium)(
       expect(status.jobs.replay).toMatchObject({ kind: 'Replay', status: 'finished' });
       // For the record (docs/performance.md), not asserted: the replay's time beside the last detection's.
       const replay = await api(`/dataviews/${demoId}/replay/${status.jobs.replay.id}`);
+      const ic = replay.result.incidents.counts;
+      expect(incidentText).toContain(`${ic.added} added, ${ic.removed} removed, ${ic.changed} changed`);
+      console.info(`replay incidents: ${JSON.stringify(ic)}`);
       const run = (await api(`/jobs?dataViewId=${demoId}&kind=Process&status=finished&limit=1`))[0];
       const d = run?.detail ?? {};
       console.info(

@@ -216,6 +216,18 @@ describe(`detection over HTTP on ${backendName}`, () => {
     expect(bad.body.errors).toEqual([
       { path: 'detector.params.percentualChange', message: 'must be greater than 0' },
     ]);
+    // The measure is one the view can have (the replay's chart of a count record previews the count).
+    const measure = await s.call('POST', url, {
+      auth: admin(),
+      body: { measure: 'median', detector: { type: 'dod' } },
+    });
+    expect(measure.status).toBe(400);
+    expect(measure.body.errors[0].path).toBe('measure');
+    const value = await s.call('POST', url, {
+      auth: admin(),
+      body: { measure: 'value', detector: { type: 'dod' } },
+    });
+    expect(value.status).toBe(200);
     const unknownType = await s.call('POST', url, { auth: admin(), body: { detector: { type: 'magic' } } });
     expect(unknownType.body.errors[0].path).toBe('detector.type');
     const category = await s.call('POST', url, {

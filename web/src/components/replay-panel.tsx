@@ -1,10 +1,11 @@
 /**
  * "What would change": the definition in the editor, not saved, replayed over the view's loaded history
  * (POST /dataviews/{id}/replay, a Replay job that publishes nothing), then the difference with the anomalies
- * stored now: counts, counts by type and measure, the added, removed and changed records, and a chart of a
- * record's series on demand.
+ * stored now: counts, counts by type and measure, the incidents and records added, removed and changed, and
+ * a chart of a record's series on demand.
  */
 import { Fragment, useState } from 'react';
+import { parse } from 'yaml';
 import { api, qs } from '../lib/api';
 import { addDays, categoriesText, fmt } from '../lib/format';
 import { SeriesChart, type SeriesPoint } from './series-chart';
@@ -16,6 +17,10 @@ type ReplayRecord = Api.ReplayRecord;
 
 type ReplayResult = Api.ReplayResult;
 
+type ReplayIncident = Api.ReplayIncident;
+
+type ReplayIncidents = ReplayResult['incidents'];
+
 type ReplayAnswer = Api.Replay;
 
 type Row = { change: 'added' | 'removed' | 'changed'; record: ReplayRecord; before?: ReplayRecord };
@@ -24,35 +29,167 @@ const TONE = { added: 'green', removed: 'red', changed: 'amber' } as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (v: number | null) => (v === null ? '—' : `${fmt(Math.round(v * 10) / 10)} %`);
 
-/** The series around a record, with the saved definition's expectation of its detector type. */
-function RowChart({ viewId, r }: { viewId: number; r: ReplayRecord }) {
-  const [points, setPoints] = useState<SeriesPoint[] | null>(null);
+/** A detector of the replayed definition, as the editor's text holds it. */
+interface EditedDetector {
+  type: string;
+  params?: Record<string, unknown>;
+}
+
+/** The detectors of the definition replayed (the editor's text when the replay was asked); [] when unreadable. */
+export function editedDetectors(text: string): EditedDetector[] {
+  try {
+    const list = (parse(text) as { analysis?: { detectors?: unknown } } | null)?.analysis?.detectors;
+    return Array.isArray(list) ? list.filter((d): d is EditedDetector => typeof d?.type === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The replayed definition's detector behind a record: the one at its index when of its type (a record the
+ * change publishes), else the first of its type (a removed record: what the edited detector expects there).
+ */
+export function detectorOf(
+  detectors: readonly EditedDetector[],
+  r: ReplayRecord,
+): EditedDetector | undefined {
+  const same = (d: EditedDetector | undefined) => d?.type.toLowerCase() === r.type.toLowerCase();
+  const at = detectors[r.detectorIndex];
+  return same(at) ? at : detectors.find(same);
+}
+
+type Points = { points: SeriesPoint[]; edited: boolean };
+
+/**
+ * The series around a record with the expectation of the edited definition's detector of its type (the
+ * detector preview, with the params in the editor); the saved definition's when the edited one has none.
+ */
+function RowChart({
+  viewId,
+  r,
+  detectors,
+}: {
+  viewId: number;
+  r: ReplayRecord;
+  detectors: EditedDetector[];
+}) {
+  const [data, setData] = useState<Points | null>(null);
   const [error, setError] = useState<unknown>(null);
-  if (points === null && error === null) {
-    const query = qs({
-      dateFrom: addDays(r.startDate, -28),
-      dateTo: addDays(r.endDate, 7),
-      type: r.type,
-      ...(r.measure === 'value' ? {} : { measure: r.measure }),
-    });
-    api<{ points: SeriesPoint[] }>('GET', `/dataviews/${viewId}/series/${r.seriesId}${query}`).then(
-      (a) => setPoints(a.points),
-      setError,
-    );
+  const dateFrom = addDays(r.startDate, -28);
+  const dateTo = addDays(r.endDate, 7);
+  if (data === null && error === null) {
+    const detector = detectorOf(detectors, r);
+    const measure = r.measure === 'value' ? {} : { measure: r.measure };
+    const load: Promise<Points> = detector
+      ? api<{ points: SeriesPoint[] }>('POST', `/dataviews/${viewId}/preview-detector`, {
+          seriesId: r.seriesId,
+          detector: { type: detector.type, params: detector.params ?? {} },
+          ...measure,
+        }).then((a) => ({
+          points: a.points.filter((p) => p.date >= dateFrom && p.date <= dateTo),
+          edited: true,
+        }))
+      : api<{ points: SeriesPoint[] }>(
+          'GET',
+          `/dataviews/${viewId}/series/${r.seriesId}${qs({ dateFrom, dateTo, type: r.type, ...measure })}`,
+        ).then((a) => ({ points: a.points, edited: false }));
+    load.then(setData, setError);
   }
   if (error) return <Problem error={error} />;
-  if (!points) return <Loading what="Loading the series" />;
+  if (!data) return <Loading what="Loading the series" />;
   return (
-    <SeriesChart
-      points={points}
-      windowFrom={r.startDate}
-      windowTo={r.endDate}
-      label={`${categoriesText(r.categories)} (${r.measure}), ${r.type} ${r.startDate} to ${r.endDate}`}
-    />
+    <>
+      <p className="muted replay-chart-note">
+        {data.edited
+          ? `Expected: the edited ${r.type} detector's, with the parameters in the editor.`
+          : `Expected: the saved definition's ${r.type} detector's (the edited definition has no ${r.type} detector).`}
+      </p>
+      <SeriesChart
+        points={data.points}
+        windowFrom={r.startDate}
+        windowTo={r.endDate}
+        label={`${categoriesText(r.categories)} (${r.measure}), ${r.type} ${r.startDate} to ${r.endDate}`}
+      />
+    </>
   );
 }
 
-function Rows({ viewId, rows }: { viewId: number; rows: Row[] }) {
+type IncidentRow = {
+  change: 'added' | 'removed' | 'changed';
+  incident: ReplayIncident;
+  joined?: number;
+  left?: number;
+};
+
+/** The incidents the change adds, removes and changes (the records of both sides grouped as a cycle groups them). */
+function Incidents({ viewId, diff }: { viewId: number; diff: ReplayIncidents }) {
+  const rows: IncidentRow[] = [
+    ...diff.added.map((x) => ({ change: 'added' as const, incident: x })),
+    ...diff.removed.map((x) => ({ change: 'removed' as const, incident: x })),
+    ...diff.changed.map((x) => ({
+      change: 'changed' as const,
+      incident: x.after,
+      joined: x.joined,
+      left: x.left,
+    })),
+  ];
+  const c = diff.counts;
+  return (
+    <>
+      <p className="replay-incident-counts">
+        Incidents: <strong>{c.added}</strong> added, <strong>{c.removed}</strong> removed,{' '}
+        <strong>{c.changed}</strong> changed, {c.unchanged} unchanged ({c.before} now, {c.after} after)
+      </p>
+      {rows.length > 0 && (
+        <div className="table-wrap">
+          <table className="list replay-incidents">
+            <thead>
+              <tr>
+                <th>Change</th>
+                <th>Incident</th>
+                <th>Broadest series</th>
+                <th>Types</th>
+                <th>Days</th>
+                <th>Records</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ change, incident: x, joined, left }) => (
+                <tr key={`${change}-${x.head.seriesId}-${x.head.measure}-${x.head.type}-${x.head.startDate}`}>
+                  <td>
+                    <Badge tone={TONE[change]}>{change}</Badge>
+                  </td>
+                  <td>
+                    {x.storedId === null ? (
+                      <span className="muted">new</span>
+                    ) : (
+                      <a href={`/incidents/${viewId}/${x.storedId}`}>#{x.storedId}</a>
+                    )}
+                  </td>
+                  <td className="wrap">
+                    {categoriesText(x.head.categories)}
+                    {x.measures.length > 1 || x.measures[0] !== 'value' ? ` (${x.measures.join(', ')})` : ''}
+                  </td>
+                  <td>{x.types.join(', ')}</td>
+                  <td>
+                    {x.startDate}
+                    {x.endDate === x.startDate ? '' : ` – ${x.endDate}`}
+                  </td>
+                  <td>
+                    {x.size}
+                    {change === 'changed' ? ` (${joined} joined, ${left} left)` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+function Rows({ viewId, rows, detectors }: { viewId: number; rows: Row[]; detectors: EditedDetector[] }) {
   const [open, setOpen] = useState<number | null>(null);
   if (rows.length === 0) return <p className="muted">No anomaly is added, removed or changed.</p>;
   return (
@@ -106,7 +243,7 @@ function Rows({ viewId, rows }: { viewId: number; rows: Row[] }) {
                 {open === i && (
                   <tr className="detail-row">
                     <td colSpan={8}>
-                      <RowChart viewId={viewId} r={r} />
+                      <RowChart viewId={viewId} r={r} detectors={detectors} />
                     </td>
                   </tr>
                 )}
@@ -122,12 +259,15 @@ function Rows({ viewId, rows }: { viewId: number; rows: Row[] }) {
 export function ReplayPanel({ viewId, text }: { viewId: number; text: string }) {
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<ReplayAnswer | null>(null);
+  /** The detectors of the text replayed (the editor may change after the button was pressed). */
+  const [detectors, setDetectors] = useState<EditedDetector[]>([]);
   const [error, setError] = useState<unknown>(null);
 
   const run = async () => {
     setBusy(true);
     setError(null);
     setAnswer(null);
+    setDetectors(editedDetectors(text));
     try {
       const job = await api<{ id: number }>('POST', `/dataviews/${viewId}/replay`, text, { yaml: true });
       for (;;) {
@@ -173,10 +313,8 @@ export function ReplayPanel({ viewId, text }: { viewId: number; text: string }) 
             <strong>{r.counts.changed}</strong> changed, {r.counts.unchanged} unchanged ({r.counts.before}{' '}
             anomalies now, {r.counts.after} after; {fmt(r.run.series)} series × {r.run.days} days in{' '}
             {fmt(r.run.ms)} ms)
-            {r.incidents.touched > 0
-              ? `; ${r.incidents.touched} incident(s) touched, ${r.incidents.vanishing} would lose every member`
-              : ''}
           </p>
+          {r.incidents && <Incidents viewId={viewId} diff={r.incidents} />}
           {r.byType.length > 0 && (
             <table className="list replay-types">
               <thead>
@@ -205,7 +343,7 @@ export function ReplayPanel({ viewId, text }: { viewId: number; text: string }) 
               </tbody>
             </table>
           )}
-          <Rows viewId={viewId} rows={rows} />
+          <Rows viewId={viewId} rows={rows} detectors={detectors} />
           {r.truncated && (
             <p className="muted">At most {r.rowLimit} rows of each kind are shown; the counts are whole.</p>
           )}

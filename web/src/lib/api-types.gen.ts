@@ -541,6 +541,8 @@ export type DetectorPreview = {
   categories?: {
     [key: string]: string | null;
   };
+  /** The measure read (default value): the view's count column, or value ÷ count per day. */
+  measure?: "value" | "count" | "ratio";
   detector: {
     /** Detector type, any case (dod, wow, gap, …). */
     type: string;
@@ -1270,6 +1272,19 @@ export type Replay = {
   result: ReplayResult | null;
 };
 
+export type ReplayIncident = {
+  /** The stored incident most of its members belong to; null when none does */
+  storedId: number | null;
+  result: "Positive" | "Negative";
+  startDate: string;
+  endDate: string;
+  /** Number of member records */
+  size: number;
+  measures: string[];
+  types: string[];
+  head: ReplayRecord;
+};
+
 export type ReplayRecord = {
   seriesId: number;
   measure: "value" | "count" | "ratio";
@@ -1282,6 +1297,8 @@ export type ReplayRecord = {
   actualValue: number | null;
   predictedValue: number | null;
   changePct: number | null;
+  /** Total change over the window (what grouping into incidents weighs a record by) */
+  changeCum: number | null;
   result: "Positive" | "Negative";
   /** The stored record's incident; null for a replayed record */
   incidentId: number | null;
@@ -1316,11 +1333,26 @@ export type ReplayResult = {
   }>;
   rowLimit: number;
   truncated: boolean;
-  /** Stored incidents some of whose members go or change; vanishing: every member goes */
+  /** The records of both sides grouped into incidents as a cycle groups them (nothing explained or stored), matched as incidents keep their ids: added, removed, and changed (other members), newest first, at most rowLimit of each list */
   incidents: {
-    touched: number;
-    vanishing: number;
-    ids: number[];
+    counts: {
+      before: number;
+      after: number;
+      added: number;
+      removed: number;
+      changed: number;
+      unchanged: number;
+    };
+    added: ReplayIncident[];
+    removed: ReplayIncident[];
+    changed: Array<{
+      before: ReplayIncident;
+      after: ReplayIncident;
+      /** Members the replayed incident has that the stored grouping's has not */
+      joined: number;
+      /** Members of the stored grouping's incident the replayed one has not */
+      left: number;
+    }>;
   };
   run: {
     series: number;
