@@ -35,6 +35,11 @@ export interface Settings {
 
 type Env = Record<string, string | undefined>;
 
+/** The environment the `${NAME}` references of declared configuration (`apply`) are resolved from. */
+export function declarationEnv(): Env {
+  return process.env;
+}
+
 const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
 
 /** SERVICE_CLI_CONFIG, else $XDG_CONFIG_HOME/service-cli/config.json, else ~/.config/service-cli/config.json. */

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { exportConfiguration } from '../config-as-code/export';
 import { readDeclarations } from '../config-as-code/documents';
+import { declarationEnv } from '../config';
 import { applyPlan, buildPlan, type Step } from '../config-as-code/plan';
 import { type Ctx, context } from '../context';
 import { CliError, ExitCode } from '../errors';
@@ -57,7 +58,7 @@ export function registerApply(program: Command): void {
     )
     .action(async (target: string, o: { dryRun?: boolean; prune?: boolean }, cmd: Command) => {
       const ctx = context(cmd);
-      const declared = await readDeclarations(target, process.env);
+      const declared = await readDeclarations(target, declarationEnv());
       const { steps, execution } = await buildPlan(ctx.api, declared, o.prune === true);
       const changing = steps.filter((s) => s.action !== 'unchanged');
       if (o.dryRun || changing.length === 0) {

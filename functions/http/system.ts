@@ -1,3 +1,4 @@
+import { config } from '../../lib/config/config';
 import { DOCS_CSP, docsAsset, docsPage } from '../../lib/http/docs-page';
 import { NotFoundError } from '../../lib/shared/errors';
 import { getContainer } from '../container';
@@ -39,7 +40,7 @@ export const routes: Route[] = [
       'A file of the API reference page (the bundled Swagger UI); asset is swagger-ui.css, swagger-ui-bundle.js or init.js',
     response: { status: 200, description: 'CSS or JavaScript' },
     async handle({ params }) {
-      const file = await docsAsset(params.asset);
+      const file = await docsAsset(params.asset, config().taskRoot);
       if (!file) throw new NotFoundError(`No API reference asset '${params.asset}'.`);
       return new HttpResult(200, file.body, {
         'content-type': file.contentType,

@@ -13,6 +13,7 @@ import type { WorkerHandlers } from '../queue/local';
 import type { JobQueue } from '../queue/port';
 import { createSecretStore, type SecretStore } from '../secrets/index';
 import { setLogLevel } from '../shared/logger';
+import { configureMetrics } from '../shared/metrics';
 import { type Clock, systemClock } from '../shared/clock';
 
 export interface Container {
@@ -53,6 +54,7 @@ export async function buildContainer(
   wiring: ContainerWiring = {},
 ): Promise<Container> {
   setLogLevel(given.logLevel);
+  configureMetrics(given.metrics);
   // AWS: the database credentials and the token secret are read from Secrets Manager here (cached).
   const runtime = await resolveRuntimeSecrets(given);
   const cfg = runtime.config;

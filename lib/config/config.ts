@@ -70,6 +70,14 @@ export interface Config {
   awsRegion: string;
   /** Folder of the built web UI. */
   webRoot: string;
+  /** Where the function's code lies (LAMBDA_TASK_ROOT on Lambda, else the working folder): the API docs' assets. */
+  taskRoot: string;
+  /**
+   * CloudWatch metrics (lib/shared/metrics.ts): written only inside a Lambda function on AWS
+   * (SERVICE_STAGE=aws with AWS_LAMBDA_FUNCTION_NAME, not under serverless-offline's IS_OFFLINE), in the
+   * namespace POWERTOOLS_METRICS_NAMESPACE (default AnomalyMonitor).
+   */
+  metrics: { enabled: boolean; namespace: string };
   /** `npm start` builds the UI when stale (`auto`) or never (`skip`). */
   webBuild: 'auto' | 'skip';
   /** `npm start` seeds the demo source, connector and data view (DEMO=off skips it). */
@@ -224,6 +232,14 @@ export function loadConfig(env: Env = process.env): Config {
     webBuild: oneOf(env, 'WEB_BUILD', ['auto', 'skip'] as const, 'auto'),
     demo: oneOf(env, 'DEMO', ['on', 'off'] as const, 'on') === 'on',
     webRoot: path.resolve(str(env, 'WEB_ROOT') ?? path.join(str(env, 'LAMBDA_TASK_ROOT') ?? '.', 'web/dist')),
+    taskRoot: path.resolve(str(env, 'LAMBDA_TASK_ROOT') ?? '.'),
+    metrics: {
+      enabled:
+        str(env, 'SERVICE_STAGE') === 'aws' &&
+        !!str(env, 'AWS_LAMBDA_FUNCTION_NAME') &&
+        !str(env, 'IS_OFFLINE'),
+      namespace: str(env, 'POWERTOOLS_METRICS_NAMESPACE') ?? 'AnomalyMonitor',
+    },
   };
 }
 

@@ -41,21 +41,24 @@ export const DOCS_ASSETS: Record<string, string> = {
 
 /**
  * Where swagger-ui-dist lies: node_modules locally; in the Lambda artifact the two files travel beside
- * the bundle (serverless.yml, the system function's package patterns) under /var/task/node_modules.
+ * the bundle (serverless.yml, the system function's package patterns) under `taskRoot`/node_modules
+ * (/var/task on Lambda: the config's taskRoot).
  */
-function distDir(): string {
-  const roots = [process.env.LAMBDA_TASK_ROOT, process.cwd()].filter(Boolean) as string[];
+function distDir(taskRoot: string): string {
   try {
     return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   } catch {
-    return path.join(roots[0] ?? '.', 'node_modules/swagger-ui-dist');
+    return path.join(taskRoot, 'node_modules/swagger-ui-dist');
   }
 }
 
 /** An asset's text, or undefined for a name that is not one. */
-export async function docsAsset(name: string): Promise<{ body: string; contentType: string } | undefined> {
+export async function docsAsset(
+  name: string,
+  taskRoot: string,
+): Promise<{ body: string; contentType: string } | undefined> {
   const contentType = DOCS_ASSETS[name];
   if (!contentType) return undefined;
   if (name === 'init.js') return { body: INIT, contentType };
-  return { body: await readFile(path.join(distDir(), name), 'utf8'), contentType };
+  return { body: await readFile(path.join(distDir(taskRoot), name), 'utf8'), contentType };
 }

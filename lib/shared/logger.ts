@@ -1,8 +1,9 @@
 /**
  * The one logger, on AWS Lambda Powertools: JSON lines with the service, level, timestamp and, inside a
  * Lambda invocation, the request id, cold start and function (see lib/shared/observability.ts); an
- * error is written with its whole cause chain. Debug sampling: POWERTOOLS_LOGGER_SAMPLE_RATE (0..1) of
- * invocations log at debug level whatever the configured level.
+ * error is written with its whole cause chain. Debug sampling: Powertools reads its own
+ * POWERTOOLS_LOGGER_SAMPLE_RATE (0..1 of invocations log at debug level whatever the configured level);
+ * the level is set by the composition root from the config (lib/config reads the environment).
  */
 import { Logger as Powertools } from '@aws-lambda-powertools/logger';
 
@@ -15,16 +16,13 @@ const POWERTOOLS_LEVEL = {
   silent: 'SILENT',
 } as const;
 
-function sampleRate(): number {
-  const n = Number(process.env.POWERTOOLS_LOGGER_SAMPLE_RATE ?? 0);
-  return Number.isFinite(n) && n >= 0 && n <= 1 ? n : 0;
-}
+/** The service's name in every log line, metric and trace. */
+export const SERVICE_NAME = 'anomaly-monitor';
 
 /** The Powertools logger behind every Logger (one instance: the level applies to all children). */
 export const powertoolsLogger = new Powertools({
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'anomaly-monitor',
+  serviceName: SERVICE_NAME,
   logLevel: 'INFO',
-  sampleRateValue: sampleRate(),
 });
 
 /** Set once by the composition root from the config. */

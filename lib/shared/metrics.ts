@@ -2,33 +2,36 @@
  * Service metrics as CloudWatch embedded metric format (EMF) lines, through Powertools Metrics, namespace
  * AnomalyMonitor: jobs started/finished/failed by kind, job durations, load rows, detection series-days
  * and anomalies. Each data point is written at once (single metric), so nothing waits for a flush at the
- * end of an invocation. Written only on AWS (SERVICE_STAGE=aws inside Lambda); elsewhere a no-op.
+ * end of an invocation. Written only where the composition root turns them on from the config (on AWS: SERVICE_STAGE=aws
+ * inside Lambda, not serverless-offline); until then, and elsewhere, a no-op.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { SERVICE_NAME } from './logger';
 
 export const METRICS_NAMESPACE = 'AnomalyMonitor';
 
 let metrics: Metrics | undefined;
+let on = false;
+let namespace = METRICS_NAMESPACE;
 let enabledOverride: boolean | undefined;
 
-function enabled(): boolean {
-  if (enabledOverride !== undefined) return enabledOverride;
-  return (
-    process.env.SERVICE_STAGE === 'aws' && !!process.env.AWS_LAMBDA_FUNCTION_NAME && !process.env.IS_OFFLINE
-  );
-}
+const enabled = () => enabledOverride ?? on;
 
 function instance(): Metrics {
-  metrics ??= new Metrics({
-    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
-    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'anomaly-monitor',
-  });
+  metrics ??= new Metrics({ namespace, serviceName: SERVICE_NAME });
   return metrics;
 }
 
-/** Tests switch metrics on (true), off (false) or back to the environment's choice (undefined). */
-export function setMetricsEnabled(on: boolean | undefined): void {
-  enabledOverride = on;
+/** Set once by the composition root from the config: whether metrics are written, and their namespace. */
+export function configureMetrics(options: { enabled: boolean; namespace: string }): void {
+  on = options.enabled;
+  if (options.namespace !== namespace) metrics = undefined;
+  namespace = options.namespace;
+}
+
+/** Tests switch metrics on (true), off (false) or back to the configured choice (undefined). */
+export function setMetricsEnabled(value: boolean | undefined): void {
+  enabledOverride = value;
 }
 
 function emit(

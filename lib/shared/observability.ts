@@ -8,9 +8,9 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
-import { powertoolsLogger } from './logger';
+import { powertoolsLogger, SERVICE_NAME } from './logger';
 
-export const tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'anomaly-monitor' });
+export const tracer = new Tracer({ serviceName: SERVICE_NAME });
 
 /** Middy middlewares for a handler built with middy (the HTTP functions). */
 export function observability<E, R>(): middy.MiddlewareObj<E, R>[] {

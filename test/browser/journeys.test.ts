@@ -28,6 +28,7 @@ import {
   USER,
   type WebService,
 } from './support';
+import { skippedBecause } from '../support/skip';
 
 /** The demo data drops Brno's web sales by 70 % over the last week: detection reports it as a DOD anomaly. */
 const BRNO_WEB_DROP = /Show chart of the DOD anomaly .*city=Brno · channel=web/;
@@ -319,4 +320,4 @@ describe.skipIf(!hasChromium)(`web UI journeys on ${backendName}`, () => {
 });
 
 // Without chromium the journeys above are skipped; this line says why in the report.
-if (!hasChromium) it.skip(SKIP_REASON, () => {});
+if (!hasChromium) skippedBecause(SKIP_REASON);

@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger, setLogLevel } from '../../lib/shared/logger';
-import { recordJob, setMetricsEnabled } from '../../lib/shared/metrics';
+import { loadConfig } from '../../lib/config/config';
+import { configureMetrics, recordJob, setMetricsEnabled } from '../../lib/shared/metrics';
 import { observed } from '../../lib/shared/observability';
 
 /** Captures what Powertools writes (it logs and prints EMF through the console). */
@@ -126,7 +127,27 @@ describe('EMF metrics of jobs', () => {
 
   it('writes nothing off AWS', () => {
     setMetricsEnabled(undefined);
+    configureMetrics(
+      loadConfig({ SERVICE_STAGE: 'aws', AWS_LAMBDA_FUNCTION_NAME: 'f', IS_OFFLINE: 'true' }).metrics,
+    );
+    recordJob('load', 'failed');
+    configureMetrics(loadConfig({ SERVICE_STAGE: 'local' }).metrics);
     recordJob('load', 'failed');
     expect(metrics()).toEqual([]);
+  });
+
+  it('writes them inside a Lambda function on AWS, in the namespace the config names', () => {
+    setMetricsEnabled(undefined);
+    const env = { SERVICE_STAGE: 'aws', AWS_LAMBDA_FUNCTION_NAME: 'anomaly-monitor-prod-loadWorker' };
+    configureMetrics(loadConfig({ ...env, POWERTOOLS_METRICS_NAMESPACE: 'AnomalyMonitorStaging' }).metrics);
+    recordJob('load', 'failed');
+    configureMetrics(loadConfig(env).metrics);
+    recordJob('process', 'failed');
+    configureMetrics({ enabled: false, namespace: 'AnomalyMonitor' });
+    const got = metrics().filter((m) => m.kind);
+    expect(got.map((m) => [m.namespace, m.kind])).toEqual([
+      ['AnomalyMonitorStaging', 'load'],
+      ['AnomalyMonitor', 'process'],
+    ]);
   });
 });

@@ -6,6 +6,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSource } from '../../../lib/connectors/index';
+import { skippedBecause } from '../../support/skip';
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -38,9 +39,10 @@ const EDGE_ROWS = `
    '\\x'::bytea, NULL, NULL)`;
 
 if (!databaseUrl) {
-  describe('the pgsql connector reads loads with COPY on PostgreSQL', () => {
-    it.skip('runs only when DATABASE_URL points at a PostgreSQL server (postgres://…)', () => {});
-  });
+  skippedBecause(
+    'runs only when DATABASE_URL points at a PostgreSQL server (postgres://…)',
+    'the pgsql connector reads loads with COPY on PostgreSQL',
+  );
 } else {
   describe('the pgsql connector reads loads with COPY on PostgreSQL', () => {
     const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });

@@ -4,6 +4,7 @@ import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { openSource } from '../../../lib/connectors/index';
 import { pgsqlContract } from './pgsql-contract';
+import { skippedBecause } from '../../support/skip';
 
 pgsqlContract('PGlite behind pglite-socket', async () => {
   const db = new PGlite();
@@ -53,7 +54,8 @@ if (databaseUrl) {
     });
   });
 } else {
-  describe('the pgsql connector on PostgreSQL', () => {
-    it.skip('runs only when DATABASE_URL points at a PostgreSQL server (postgres://…)', () => {});
-  });
+  skippedBecause(
+    'runs only when DATABASE_URL points at a PostgreSQL server (postgres://…)',
+    'the pgsql connector on PostgreSQL',
+  );
 }
