@@ -120,13 +120,16 @@ for (const c of cases) {
       expect(err.message).toMatch(c.writeRefused);
     });
 
-    it.skipIf(!c.rollbackProbe)('rolls back what a query wrote', async () => {
-      const src = open();
-      const written = await src.preview(c.rollbackProbe!.write);
-      const after = await src.preview(c.rollbackProbe!.check);
-      await src.close();
-      expect(written.rows).toEqual([{ n: 1 }]);
-      expect(after.rows).toEqual([{ n: 0 }]);
-    });
+    // Only SQL Server has a rollback probe (one batch that writes a temp table and answers): no such test elsewhere.
+    const probe = c.rollbackProbe;
+    if (probe)
+      it('rolls back what a query wrote', async () => {
+        const src = open();
+        const written = await src.preview(probe.write);
+        const after = await src.preview(probe.check);
+        await src.close();
+        expect(written.rows).toEqual([{ n: 1 }]);
+        expect(after.rows).toEqual([{ n: 0 }]);
+      });
   });
 }
