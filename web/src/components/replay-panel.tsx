@@ -81,7 +81,7 @@ function RowChart({
     const detector = detectorOf(detectors, r);
     const measure = r.measure === 'value' ? {} : { measure: r.measure };
     const load: Promise<Points> = detector
-      ? api<{ points: SeriesPoint[] }>('POST', `/dataviews/${viewId}/preview-detector`, {
+      ? api<Api.DetectorPreviewAnswer>('POST', `/dataviews/${viewId}/preview-detector`, {
           seriesId: r.seriesId,
           detector: { type: detector.type, params: detector.params ?? {} },
           ...measure,
@@ -89,7 +89,7 @@ function RowChart({
           points: a.points.filter((p) => p.date >= dateFrom && p.date <= dateTo),
           edited: true,
         }))
-      : api<{ points: SeriesPoint[] }>(
+      : api<Api.SeriesChart>(
           'GET',
           `/dataviews/${viewId}/series/${r.seriesId}${qs({ dateFrom, dateTo, type: r.type, ...measure })}`,
         ).then((a) => ({ points: a.points, edited: false }));
@@ -269,7 +269,7 @@ export function ReplayPanel({ viewId, text }: { viewId: number; text: string }) 
     setAnswer(null);
     setDetectors(editedDetectors(text));
     try {
-      const job = await api<{ id: number }>('POST', `/dataviews/${viewId}/replay`, text, { yaml: true });
+      const job = await api<Api.Job>('POST', `/dataviews/${viewId}/replay`, text, { yaml: true });
       for (;;) {
         const a = await api<ReplayAnswer>('GET', `/dataviews/${viewId}/replay/${job.id}`);
         setAnswer(a);

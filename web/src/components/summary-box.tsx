@@ -5,6 +5,7 @@
 import { type ReactNode, useState } from 'react';
 import { INCIDENT_CITATION } from '../../../lib/summaries/citations';
 import { api } from '../lib/api';
+import type * as Api from '../lib/api-types.gen';
 import { when } from '../lib/format';
 import { Link } from '../lib/router';
 import { isAdmin, useMe } from '../lib/session';
@@ -31,10 +32,8 @@ export function citedText(text: string): ReactNode[] {
   return out;
 }
 
-interface Stored {
-  text: string | null;
-  generatedAt: string | null;
-}
+/** A stored summary as GET …/summarization answers it (schemas/responses/summaries.schema.json). */
+type Stored = Pick<Api.StoredSummary, 'text' | 'generatedAt'>;
 
 function NoModel() {
   const me = useMe();
@@ -58,7 +57,7 @@ export function SummaryBox({ filter }: { filter: Filter }) {
   const [summary, setSummary] = useState<Stored | null>(filter.summary);
   // Whether a model is configured: asked once (older services do not say; then a refresh is offered).
   const stored = useLoad(
-    () => api<{ modelConfigured?: boolean }>('GET', `/anomaly-filters/${filter.id}/summarization`),
+    () => api<Api.StoredSummary>('GET', `/anomaly-filters/${filter.id}/summarization`),
     [filter.id],
   );
   const noModel = stored.data?.modelConfigured === false;

@@ -3,34 +3,13 @@
  * small pure readings of it the page shows: which columns may be the date, value or count, the parent
  * links as chains (city → region → country), the history the sample covers.
  */
+import type * as Api from './api-types.gen';
 
-export type ColumnKind = 'day' | 'number' | 'text' | 'empty';
-
-export interface ColumnProfile {
-  name: string;
-  kind: ColumnKind;
-  distinct: number;
-  nulls: number;
-  integer: boolean;
-}
-
-export interface CategoryNode {
-  name: string;
-  parent?: string;
-}
-
-export interface DraftFromQuery {
-  columns: ColumnProfile[];
-  rows: Record<string, unknown>[];
-  sampled: number;
-  complete: boolean;
-  days: { count: number; first: number | null; last: number | null };
-  suggestion: { dateColumn?: string; valueColumn?: string; countColumn?: string; categories: string[] };
-  categories: CategoryNode[];
-  seriesCount: number | null;
-  definition: Record<string, unknown> | null;
-  missing: string[];
-}
+/** The answer (schemas/responses/dataviews.schema.json, `query-draft`). */
+export type DraftFromQuery = Api.QueryDraft;
+export type ColumnProfile = DraftFromQuery['columns'][number];
+export type ColumnKind = ColumnProfile['kind'];
+export type CategoryNode = DraftFromQuery['categories'][number];
 
 /** The admin's choices; undefined leaves the column to the service's suggestion, countColumn null: none. */
 export interface DraftChoices {

@@ -1,4 +1,5 @@
 /** Connectors (admin): the list in state colours, create and edit with masked secrets, test now, delete. */
+import type * as Api from '../lib/api-types.gen';
 import { useState } from 'react';
 import { Badge, ConfirmButton, Loading, Notice, PageHeader, Problem } from '../components/ui';
 import { ApiError, api, enc } from '../lib/api';
@@ -28,7 +29,7 @@ export function ConnectorsPage() {
     setError(null);
     setNotice(null);
     try {
-      const r = await api<{ ok: boolean; message: string }>('POST', `/connectors/${enc(c.name)}/test`);
+      const r = await api<Api.ConnectorTestResult>('POST', `/connectors/${enc(c.name)}/test`);
       if (r.ok) setNotice(`${c.name} passed the test: ${r.message}`);
       else setError(new ApiError(0, `${c.name} failed the test: ${r.message}`));
       await list.reload();

@@ -1,4 +1,5 @@
 /** Home: the charts of a filter's top-ranked series, side by side, so that a glance shows what changed. */
+import type * as Api from '../lib/api-types.gen';
 import { type SeriesPoint, SeriesChart } from '../components/series-chart';
 import { Loading } from '../components/ui';
 import { api, qs } from '../lib/api';
@@ -32,7 +33,7 @@ function pct(v: number | null): string {
 function TopChart({ anomaly: a }: { anomaly: Anomaly }) {
   const series = useLoad(
     () =>
-      api<{ points: SeriesPoint[] }>(
+      api<Api.SeriesChart>(
         'GET',
         `/dataviews/${a.dataViewId}/series/${a.seriesId}${qs({
           dateFrom: addDays(a.startDate, -BEFORE),

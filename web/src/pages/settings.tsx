@@ -69,7 +69,7 @@ export function SettingsPage() {
   };
   const test = () =>
     run(async () => {
-      const r = await api<{ ok: boolean; text: string }>('POST', `${PATH}/test`);
+      const r = await api<Api.SummarizationTestResult>('POST', `${PATH}/test`);
       return `The endpoint answered: ${r.text}`;
     });
 

@@ -1,4 +1,5 @@
 /** Sign-in with e-mail and password; the token lands in sessionStorage. */
+import type * as Api from '../lib/api-types.gen';
 import { type FormEvent, useState } from 'react';
 import { Field, Problem } from '../components/ui';
 import { api } from '../lib/api';
@@ -15,7 +16,7 @@ export function SignInPage() {
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ accessToken: string }>('POST', '/auth/token', { email, password });
+      const r = await api<Api.TokenAnswer>('POST', '/auth/token', { email, password });
       setToken(r.accessToken);
     } catch (err) {
       setError(err);

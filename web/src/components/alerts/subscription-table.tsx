@@ -183,7 +183,7 @@ export function SubscriptionTable({
                     type="button"
                     onClick={() =>
                       act(async () => {
-                        const r = await api<{ status: string; error?: string }>(
+                        const r = await api<Api.AlertTestResult>(
                           'POST',
                           `/anomaly-filters/alerts/${s.id}/test`,
                         );
