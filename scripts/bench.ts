@@ -46,6 +46,10 @@ const BENCHES: Record<string, Bench> = {
     byDefault: true,
     run: async (args) => (await import('./bench/contributions')).benchContributions(args),
   },
+  replay: {
+    what: 'a replay of the hotel view (DOD 30 → 20 %) beside one detection cycle of it, unfanned (needs DATABASE_URL and the contributions bench database)',
+    run: async (args) => (await import('./bench/replay')).benchReplay(args),
+  },
   filters: {
     what: 'filters: by-filter Top 100 over 1,000,000 anomalies, aggregation of 10,000 (needs DATABASE_URL)',
     byDefault: true,
