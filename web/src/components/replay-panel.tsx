@@ -5,9 +5,9 @@
  * a chart of a record's series on demand.
  */
 import { Fragment, useState } from 'react';
-import { parse } from 'yaml';
 import { api, qs } from '../lib/api';
 import { addDays, categoriesText, fmt } from '../lib/format';
+import { detectorOf, type EditedDetector, editedDetectors } from '../lib/replay-detectors';
 import { SeriesChart, type SeriesPoint } from './series-chart';
 import type * as Api from '../lib/api-types.gen';
 import { Badge, Loading, Problem } from './ui';
@@ -28,35 +28,6 @@ type Row = { change: 'added' | 'removed' | 'changed'; record: ReplayRecord; befo
 const TONE = { added: 'green', removed: 'red', changed: 'amber' } as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (v: number | null) => (v === null ? '—' : `${fmt(Math.round(v * 10) / 10)} %`);
-
-/** A detector of the replayed definition, as the editor's text holds it. */
-interface EditedDetector {
-  type: string;
-  params?: Record<string, unknown>;
-}
-
-/** The detectors of the definition replayed (the editor's text when the replay was asked); [] when unreadable. */
-export function editedDetectors(text: string): EditedDetector[] {
-  try {
-    const list = (parse(text) as { analysis?: { detectors?: unknown } } | null)?.analysis?.detectors;
-    return Array.isArray(list) ? list.filter((d): d is EditedDetector => typeof d?.type === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * The replayed definition's detector behind a record: the one at its index when of its type (a record the
- * change publishes), else the first of its type (a removed record: what the edited detector expects there).
- */
-export function detectorOf(
-  detectors: readonly EditedDetector[],
-  r: ReplayRecord,
-): EditedDetector | undefined {
-  const same = (d: EditedDetector | undefined) => d?.type.toLowerCase() === r.type.toLowerCase();
-  const at = detectors[r.detectorIndex];
-  return same(at) ? at : detectors.find(same);
-}
 
 type Points = { points: SeriesPoint[]; edited: boolean };
 
