@@ -1,13 +1,15 @@
 /**
  * The API's shapes as TypeScript types for the web UI, generated from the JSON Schemas the API validates
  * requests with (schemas/*.json, registered by lib/shared/validation.ts) and documents its answers with
- * (schemas/responses/*.json, checked against real answers by test/deploy/openapi-answers.test.ts):
+ * (schemas/responses/*.json and lib/http/response-schemas.ts, checked against real answers by
+ * test/deploy/openapi-answers.test.ts):
  * `npm run api-types` writes web/src/lib/api-types.gen.ts, and test/unit/architecture/api-types.test.ts
  * fails when that file is stale. A schema named `filter` gives `Filter`; its definition `optionalDate`
  * gives `FilterOptionalDate`; a definition with an `$id` of its own is also named by that id.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { inlineResponseSchemas } from '../../lib/http/response-schemas';
 import { allSchemas } from '../../schemas/index';
 import { responseSchemas } from '../../schemas/responses/index';
 
@@ -15,8 +17,15 @@ type Schema = Record<string, unknown>;
 
 export const GENERATED_FILE = path.resolve(import.meta.dirname, '../../web/src/lib/api-types.gen.ts');
 
-/** Request schemas, then every answer schema (each answer `$defs` entry has an `$id` of its own). */
-export const apiSchemas: readonly Schema[] = [...allSchemas, ...responseSchemas];
+/**
+ * Request schemas, then every answer schema (each answer `$defs` entry has an `$id` of its own, and the
+ * answers too small for a file are named by their key in lib/http/response-schemas.ts).
+ */
+export const apiSchemas: readonly Schema[] = [
+  ...allSchemas,
+  ...responseSchemas,
+  ...Object.entries(inlineResponseSchemas).map(([$id, schema]) => ({ $id, ...schema })),
+];
 
 const pascal = (s: string) =>
   s

@@ -1004,6 +1004,16 @@ export type FilterRecord = {
   hiddenDataViews?: number;
 };
 
+export type Health = {
+  status: "ok";
+  version: string;
+  database: {
+    kind: "postgres" | "pglite";
+    ms: number;
+  };
+  time: string;
+};
+
 export type IdentityTokenRequest = {
   email: string;
   password: string;
@@ -1193,6 +1203,15 @@ export type JobStatusMonitoring = {
 
 export type Monitoring = JobStatusMonitoring;
 
+export type JobsCleared = {
+  dataViewId: number;
+  /** Pending jobs removed */
+  removed: number;
+  jobIds: number[];
+  /** Running jobs cancelled (their worker stopped, or force=true) */
+  cancelled?: number[];
+};
+
 export type LicenseUsage = {
   plan: string;
   maxDataViews: number;
@@ -1204,6 +1223,19 @@ export type LittleFilter = {
   id: number;
   name: string;
   description: string;
+};
+
+export type OpenapiDocument = {
+  openapi: "3.1.0";
+  info: {
+    [key: string]: unknown;
+  };
+  paths: {
+    [key: string]: unknown;
+  };
+  components: {
+    [key: string]: unknown;
+  };
 };
 
 export type PreviewAnomaly = {
@@ -1265,6 +1297,10 @@ export type QueryDraft = {
     [key: string]: unknown;
   } | null;
   missing: string[];
+};
+
+export type QueuedJob = Job & {
+  warnings?: string[];
 };
 
 export type Replay = {
@@ -1383,6 +1419,11 @@ export type SeriesChart = {
     flag: number;
     filled: boolean;
   }>;
+};
+
+export type ShareableUser = {
+  id: number;
+  email: string;
 };
 
 export type StoredAnomaly = {

@@ -1,18 +1,16 @@
 /** The Management card of a saved data view: the actions its state allows (all disabled while one runs). */
 import { ConfirmButton } from '../components/ui';
+import type * as Api from '../lib/api-types.gen';
 import { api } from '../lib/api';
 import { ACTIONS, type ActionDef } from '../lib/dataviews';
 import { navigate } from '../lib/router';
 import type { DataViewDoc } from '../lib/types';
 
-/** What the action endpoints answer: a queued job, a count of removed jobs, a message, licence warnings. */
-interface ActionAnswer {
-  id?: number;
-  kind?: string;
-  removed?: number;
-  message?: string;
-  warnings?: string[];
-}
+/**
+ * What the action endpoints answer: the view (deploy, enable, …), a queued job with its licence warnings,
+ * the removed jobs (clear) or the baselines' rebuild with its message. The notice reads whichever it got.
+ */
+type ActionAnswer = Partial<Api.QueuedJob & Api.JobsCleared & Api.BaselineRebuild>;
 
 function actionNotice(label: string, r: ActionAnswer | undefined): string {
   let text = `${label}: done.`;

@@ -1,4 +1,5 @@
 /** The owner's share panel: check the recipients and save the list (it replaces the previous one). */
+import type * as Api from '../lib/api-types.gen';
 import { useEffect, useState } from 'react';
 import { Notice, Problem } from '../components/ui';
 import { api } from '../lib/api';
@@ -6,10 +7,7 @@ import type { Filter } from '../lib/types';
 import { useLoad } from '../lib/use-load';
 
 export function SharePanel({ filter, onShared }: { filter: Filter; onShared: (f: Filter) => void }) {
-  const users = useLoad(
-    () => api<Array<{ id: number; email: string }>>('GET', '/anomaly-filters/shareable-users'),
-    [],
-  );
+  const users = useLoad(() => api<Api.ShareableUser[]>('GET', '/anomaly-filters/shareable-users'), []);
   const [chosen, setChosen] = useState<Set<number>>(new Set(filter.sharedWith ?? []));
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
