@@ -75,16 +75,19 @@ export function registerDataViewReplay(dataviews: Command): void {
         out.line(
           `${refLabel(ref)}: ${c.added} added, ${c.removed} removed, ${c.changed} changed, ${c.unchanged} unchanged (${c.before} anomalies now, ${c.after} after).`,
         );
-        const i = r.incidents.counts;
-        out.line(
-          `Incidents: ${i.added} added, ${i.removed} removed, ${i.changed} changed, ${i.unchanged} unchanged (${i.before} now, ${i.after} after).`,
-        );
+        // A service from before incidents were regrouped answers no incident counts.
+        const inc = r.incidents?.counts ? r.incidents : { added: [], removed: [], changed: [] };
+        const i = r.incidents?.counts;
+        if (i)
+          out.line(
+            `Incidents: ${i.added} added, ${i.removed} removed, ${i.changed} changed, ${i.unchanged} unchanged (${i.before} now, ${i.after} after).`,
+          );
         out.line();
         out.table(r.byType, byTypeColumns, 'No anomalies before or after.');
         const incidents = [
-          ...r.incidents.added.map((x: any) => ({ ...x, change: 'added' })),
-          ...r.incidents.removed.map((x: any) => ({ ...x, change: 'removed' })),
-          ...r.incidents.changed.map((x: any) => ({
+          ...inc.added.map((x: any) => ({ ...x, change: 'added' })),
+          ...inc.removed.map((x: any) => ({ ...x, change: 'removed' })),
+          ...inc.changed.map((x: any) => ({
             ...x.after,
             change: `changed (+${x.joined} −${x.left})`,
           })),

@@ -285,7 +285,8 @@ export function ReplayPanel({ viewId, text }: { viewId: number; text: string }) 
             anomalies now, {r.counts.after} after; {fmt(r.run.series)} series × {r.run.days} days in{' '}
             {fmt(r.run.ms)} ms)
           </p>
-          {r.incidents && <Incidents viewId={viewId} diff={r.incidents} />}
+          {/* A replay stored before incidents were regrouped has no incident counts. */}
+          {r.incidents?.counts && <Incidents viewId={viewId} diff={r.incidents} />}
           {r.byType.length > 0 && (
             <table className="list replay-types">
               <thead>
