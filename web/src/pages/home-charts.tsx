@@ -1,6 +1,6 @@
 /** Home: the charts of a filter's top-ranked series, side by side, so that a glance shows what changed. */
 import type * as Api from '../lib/api-types.gen';
-import { type SeriesPoint, SeriesChart } from '../components/series-chart';
+import { SeriesChart } from '../components/series-chart';
 import { Loading } from '../components/ui';
 import { api, qs } from '../lib/api';
 import { addDays, categoriesText, fmt } from '../lib/format';
