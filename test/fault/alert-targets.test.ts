@@ -1,6 +1,7 @@
 /**
- * The fault suite, alert targets: a webhook that streams its answer forever, and 200 subscriptions to an address
- * that never answers during a detection. Alerts after a detection end within their time; the messages not sent
+ * The fault suite, alert targets: a webhook that streams its answer forever, and subscriptions to an address
+ * that never answers during a detection (five rounds of concurrent sends: sends are bounded per round, so five rounds
+ * show what 200 would). Alerts after a detection end within their time; the messages not sent
  * wait for the every-minute schedule.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
