@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)(
         for (const c of causes) expect(c).toMatch(/^(all|[a-z_]+=.+)$/);
       }
       const notes = await tables.first().locator('.root-cause .muted').allTextContents();
-      expect(notes.join('\n')).toMatch(/explains \d[\d.,]* % of |the whole series moved/);
+      expect(notes.join('\n')).toMatch(/explains (\d[\d.,]* %|all) of |the whole series moved/);
       await page.evaluate(() => window.scrollTo(0, 0));
       await shot(page, 'incidents-home');
     });

@@ -16,6 +16,21 @@ export const incidentHref = (dataViewId: number, incidentId: number) =>
 /** Share of the broad series' change the root causes explain together. */
 export const explainedPct = (i: AnomalyIncident) => i.rootCauses.reduce((s, c) => s + c.explainsPct, 0);
 
+/**
+ * What the root causes explain of the broad series. Over 100 % (the rest of the broad series moved the other
+ * way) reads as "all of", with the figure on hover.
+ */
+function ExplainsText({ incident: i }: { incident: AnomalyIncident }) {
+  const share = explainedPct(i);
+  const broad = combinationText(i.broad.categories);
+  if (share <= 100) return <>{`explains ${fmt(share)} % of ${broad}`}</>;
+  return (
+    <span title={`${fmt(share)} % of the change: the rest of ${broad} moved the other way`}>
+      {`explains all of ${broad}`}
+    </span>
+  );
+}
+
 /** The cell of an incident row: its root cause, what it explains of which series, and the link. */
 export function RootCauseCell({ a }: { a: Anomaly }) {
   const i = a.incident;
@@ -25,9 +40,7 @@ export function RootCauseCell({ a }: { a: Anomaly }) {
     <span className="root-cause">
       <span className="cause">{i.rootCauses.map((c) => combinationText(c.categories)).join(' + ')}</span>
       <span className="muted">
-        {broad
-          ? 'the whole series moved'
-          : `explains ${fmt(explainedPct(i))} % of ${combinationText(i.broad.categories)}`}
+        {broad ? 'the whole series moved' : <ExplainsText incident={i} />}
         {' · '}
         <Link to={incidentHref(a.dataViewId, i.id)}>incident {i.id}</Link>
         {i.size > 1 ? ` · ${i.size} records` : ''}

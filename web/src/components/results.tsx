@@ -34,6 +34,8 @@ interface Column {
   num?: boolean;
   /** Shown in the compact table of the filter preview. */
   compact?: boolean;
+  /** Long text that wraps (the root cause and what it explains) instead of widening the table. */
+  wrap?: boolean;
   /** The service's sortBy for this column (paged results, lib/anomalies/pages.ts). */
   sortKey?: string;
   cell: (a: Anomaly) => ReactNode;
@@ -63,6 +65,7 @@ const COLUMNS: Column[] = [
   {
     label: 'Categories',
     compact: true,
+    wrap: true,
     cell: (a) => (a.incident ? <RootCauseCell a={a} /> : categoriesText(a.categories)),
   },
   { label: 'Duration', num: true, compact: true, sortKey: 'duration', cell: (a) => a.duration },
@@ -171,7 +174,7 @@ export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) 
                     </button>
                   </td>
                   {columns.map((c) => (
-                    <td key={c.label} className={c.num ? 'num' : undefined}>
+                    <td key={c.label} className={c.num ? 'num' : c.wrap ? 'wrap' : undefined}>
                       {c.cell(a)}
                     </td>
                   ))}
