@@ -5,6 +5,8 @@
  * leaf that moved its district ranks as the district's event; its categories are the first root cause's,
  * so that the row names the combination that caused it. It carries `incident` (id, size, the broad
  * series, the root causes, every type and measure) and, on request, `members`.
+ * Members of the other direction than the incident (echoes) never stand for it: a filter that selected only
+ * those has no row for the incident.
  * Records without an incident (detected before incidents were built) are events of their own.
  */
 import type { Incident } from '../incidents/types';
@@ -97,10 +99,15 @@ export function mergeIncidents(
     else groups.set(key, [r]);
   }
   const out: AnomalyRecord[] = [];
-  for (const [key, members] of groups) {
+  for (const [key, selected] of groups) {
     const incident = incidents.get(key) as Incident;
-    members.sort(stronger);
-    const head = members.find((m) => isHead(m, incident)) ?? members[0];
+    // An incident is a rise or a drop (its head's result). Its members of the other direction are echoes (a
+    // sibling that looks low next to a spike): they stay members but never stand for it, so a filter of drops
+    // that selected only the echoes of a rise has no row for that rise.
+    const sameWay = selected.filter((m) => m.result === incident.result).sort(stronger);
+    if (sameWay.length === 0) continue;
+    const members = [...selected].sort(stronger);
+    const head = sameWay.find((m) => isHead(m, incident)) ?? sameWay[0];
     const cause = incident.rootCauses[0];
     out.push({
       ...head,

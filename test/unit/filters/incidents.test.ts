@@ -50,6 +50,7 @@ const rows = [
     endDate: day(4),
     sin: 2.5,
     categories: total,
+    result: 'Negative',
     incidentId: 5,
   }),
   anomaly({
@@ -60,6 +61,7 @@ const rows = [
     endDate: day(6),
     sin: 1.1,
     categories: milanApp,
+    result: 'Negative',
     incidentId: 5,
   }),
   anomaly({
@@ -71,6 +73,7 @@ const rows = [
     endDate: day(6),
     sin: 1.2,
     categories: milanApp,
+    result: 'Negative',
     incidentId: 5,
   }),
   anomaly({
@@ -133,6 +136,30 @@ describe('one row per incident', () => {
       measure: 'count',
       categories: milanApp,
     });
+  });
+
+  it('never lets an echo of the other direction stand for the incident', () => {
+    // A sibling that looked low next to incident 6's spike: a Peer record, Negative, in a Positive incident.
+    const echo = anomaly({
+      id: 6,
+      seriesId: 10,
+      type: 'Peer',
+      startDate: day(9),
+      endDate: day(9),
+      sin: 3,
+      result: 'Negative',
+      incidentId: 6,
+    });
+    const all = mergeIncidents([...rows, echo], stored).find((r) => r.incidentId === 6);
+    expect(all).toMatchObject({ id: 4, result: 'Positive' });
+    expect(ids(all?.members ?? [])).toEqual([6, 4]);
+    // A filter of drops that selected only the echo: no row for the rise.
+    const drops = mergeIncidents(
+      [...rows, echo].filter((r) => r.result === 'Negative'),
+      stored,
+    );
+    expect(drops.find((r) => r.incidentId === 6)).toBeUndefined();
+    expect(drops.find((r) => r.incidentId === 5)).toBeDefined();
   });
 
   it('keeps records without a stored incident as events of their own', () => {
