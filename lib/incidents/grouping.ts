@@ -5,6 +5,8 @@
  *   - one series is an ancestor of the other in the category lattice, both are on the same measure, and
  *     the more specific one's change explains a material part of the broader one's over the overlap.
  * The links are transitive: a leaf, its hotel, its district and the grand total are one incident.
+ * Then a group made only of Peer and Mix records (the siblings that look low next to a spike) joins the
+ * event it echoes (`attachEchoes`); an echo never links two events.
  */
 import { isAncestor, levelOf } from './lattice';
 
@@ -113,28 +115,35 @@ export function ownBaseline(r: Pick<MemberRecord, 'type'>): boolean {
   return inUnits(r) && !RELATIVE.has(r.type);
 }
 
-/** True when the two series differ in exactly one category, fixed in both (children of one parent). */
-export function siblings(a: Int32Array, b: Int32Array): boolean {
+/**
+ * True when `echo`'s series stands beside `event`'s branch of the lattice: they differ in one category
+ * that both fix, and every other category `echo` fixes is fixed alike in `event` (a sibling of the event's
+ * series or of one of its ancestors: Moravia beside Bohemia/Prague/web, Plzen beside Prague/web).
+ */
+export function besideBranch(echo: Int32Array, event: Int32Array): boolean {
   let diff = 0;
-  for (let k = 0; k < a.length; k++) {
-    if (a[k] === b[k]) continue;
-    if (a[k] === 0 || b[k] === 0) return false;
+  for (let k = 0; k < echo.length; k++) {
+    if (echo[k] === 0 || echo[k] === event[k]) continue;
+    if (event[k] === 0) return false;
     diff++;
   }
   return diff === 1;
 }
 
 /**
- * An echo: a Peer or Mix record that sees a series move against its siblings when a sibling had the
- * event (one channel spiking makes the others look low next to it), in the opposite direction and smaller.
+ * An echo: a Peer or Mix record that sees a series move against its siblings when a series beside it had
+ * the event (one channel spiking makes the others look low next to it), in the opposite direction and
+ * smaller, over windows that overlap or touch.
  */
-function echoes(relative: MemberRecord, event: MemberRecord): boolean {
+function echoes(relative: MemberRecord, event: MemberRecord, slackDays: number): boolean {
   return (
     RELATIVE.has(relative.type) &&
     !RELATIVE.has(event.type) &&
     inUnits(event) &&
     relative.result !== event.result &&
-    siblings(relative.codes, event.codes) &&
+    relative.startDay <= event.endDay + slackDays &&
+    event.startDay <= relative.endDay + slackDays &&
+    besideBranch(relative.codes, event.codes) &&
     Math.abs(relativeChange(event)) >= Math.abs(relativeChange(relative))
   );
 }
@@ -154,7 +163,6 @@ function counts(cardinality: MemberRecord, child: MemberRecord): boolean {
 }
 
 export function linked(a: MemberRecord, b: MemberRecord, opts: GroupingOptions): boolean {
-  if (echoes(a, b) || echoes(b, a)) return true;
   if (a.result !== b.result) return false;
   if (counts(a, b) || counts(b, a)) return true;
   if (!inUnits(a) || !inUnits(b)) return a.seriesId === b.seriesId && overlapDays(a, b) > 0;
@@ -172,6 +180,36 @@ export function linked(a: MemberRecord, b: MemberRecord, opts: GroupingOptions):
   return explains(specific, broad, opts.minExplained) || alike(specific, broad);
 }
 
+/**
+ * The echo-only groups (every record a Peer or Mix record) join the event they echo: the largest
+ * (by total change) opposite-direction record of another group beside whose branch they stand. Only
+ * groups of echoes move, each to one event, so an echo never links two events.
+ */
+function attachEchoes(records: readonly MemberRecord[], uf: UnionFind, opts: GroupingOptions): void {
+  const byRoot = new Map<number, number[]>();
+  records.forEach((_, i) => {
+    const root = uf.find(i);
+    const g = byRoot.get(root);
+    if (g) g.push(i);
+    else byRoot.set(root, [i]);
+  });
+  const echoOnly = [...byRoot.values()].filter((g) => g.every((i) => RELATIVE.has(records[i].type)));
+  const moves: [number, number][] = [];
+  for (const group of echoOnly) {
+    let best = -1;
+    let bestSize = 0;
+    for (const i of group)
+      for (let j = 0; j < records.length; j++) {
+        if (!echoes(records[i], records[j], opts.slackDays)) continue;
+        const size = Math.abs(records[j].changeCum ?? 0);
+        if (best < 0 || size > bestSize) [best, bestSize] = [j, size];
+      }
+    if (best >= 0) moves.push([group[0], best]);
+  }
+  // After the search: a group attached first must not become another echo group's event.
+  for (const [echo, event] of moves) uf.union(echo, event);
+}
+
 /** The records split into incidents: lists of indices into `records`, each in input order. */
 export function groupRecords(
   records: readonly MemberRecord[],
@@ -187,6 +225,7 @@ export function groupRecords(
       if (linked(a, b, opts)) uf.union(order[x], order[y]);
     }
   }
+  attachEchoes(records, uf, opts);
   const groups = new Map<number, number[]>();
   records.forEach((_, i) => {
     const root = uf.find(i);

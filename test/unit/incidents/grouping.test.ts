@@ -101,6 +101,44 @@ describe('grouping records into incidents', () => {
     expect(together(rs)).toHaveLength(1);
   });
 
+  it('joins Peer and Mix records beside the branch of a spike to the spike', () => {
+    // Categories: region, city (child of region), channel. Prague/web spiked; Moravia (another region) and
+    // Plzen (another city of Prague's region) looked low next to it.
+    const prague = rec([1, 1, 2], { daily: 200, actualValue: 300, predictedValue: 100 });
+    const moravia = rec([2, 0, 0], { type: 'Mix', daily: -20, actualValue: 80, predictedValue: 100 });
+    const plzen = rec([1, 2, 0], { type: 'Peer', daily: -10, actualValue: 90, predictedValue: 100 });
+    expect(together([prague, moravia, plzen])).toEqual([[prague.id, moravia.id, plzen.id]]);
+  });
+
+  it('never lets an echo link two events', () => {
+    // Two events of one country: the app channel of one region rose for weeks; a store of another region
+    // went missing for five days. The store channel's Peer record is part of the missing store (a drop
+    // like it) and also looks low next to the app's rise: it must not join the two.
+    const AUSTRIA_APP = [1, 0, 1];
+    const EAST_APP = [1, 1, 1];
+    const AUSTRIA_STORE = [1, 0, 2];
+    const SOUTH_STORE = [1, 2, 2];
+    const rise = [
+      rec(EAST_APP, { day: 90, days: 40, daily: 50, actualValue: 150, predictedValue: 100 }),
+      rec(AUSTRIA_APP, { day: 90, days: 40, daily: 45, actualValue: 140, predictedValue: 100 }),
+    ];
+    const gap = [
+      rec(SOUTH_STORE, { type: 'Gap', day: 100, days: 5, daily: -100, actualValue: 0, predictedValue: 100 }),
+      rec(AUSTRIA_STORE, {
+        type: 'Peer',
+        day: 100,
+        days: 1,
+        daily: -30,
+        actualValue: 70,
+        predictedValue: 100,
+      }),
+    ];
+    const groups = together([...rise, ...gap]);
+    expect(groups).toHaveLength(2);
+    expect(groups).toContainEqual(rise.map((r) => r.id));
+    expect(groups).toContainEqual(gap.map((r) => r.id));
+  });
+
   it('joins a Cardinality record with the child that went missing', () => {
     const rs = [
       rec(H1, { type: 'Cardinality', actualValue: 1, predictedValue: 2, changeCum: -1 }),
