@@ -23,7 +23,7 @@ const YEARS = 2;
 const civil = [0, 0, 0];
 
 /** The day index of the same calendar date `years` years before day t (Feb 29 → Feb 28). */
-function sameDateBefore(dayIndex0: number, t: number, years: number): number {
+export function sameDateBefore(dayIndex0: number, t: number, years: number): number {
   civilFromDays(dayIndex0 + t, civil);
   const [y, m, d] = civil;
   const day = m === 2 && d === 29 ? 28 : d;

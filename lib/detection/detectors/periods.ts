@@ -5,9 +5,11 @@
  */
 import { civilFromDays, daysFromCivil } from '../../calendar/days';
 import type { DetectorImpl, RunInput } from '../detector';
-import { classifyPct, weekdayOf } from '../kernels';
+import { classifyPct, logRatio, weekdayOf } from '../kernels';
 import type { PeriodParams } from '../params';
 import type { Workspace } from '../workspace';
+import { leastSurprise } from '../year-before';
+import { periodYearFactor, weekYearSurprise } from './period-years';
 
 /**
  * The noise of a period detector: the relative residuals (actual / predicted - 1) of the last
@@ -244,6 +246,62 @@ function predictPeriod(
 }
 
 /**
+ * The surprise (log of actual over predicted) of period i against its raw reference, as it was
+ * judged; NaN when the reference starts before the history.
+ */
+function surpriseOf(
+  ps: Float64Array,
+  pc: Float64Array,
+  b: Int32Array,
+  i: number,
+  lag: number,
+  start: number,
+): number {
+  const first = lag === 0 ? i - 4 : i - lag;
+  if (first < 0 || b[first] < start) return Number.NaN;
+  let actual = 0;
+  for (let w = 0; w < 7; w++) actual += ps[i * 7 + w];
+  const predicted = predictPeriod(ps, pc, null, null, first, lag === 0 ? i - 1 : first, i * 7, scratchMean);
+  return predicted > 0 ? logRatio(actual, predicted) : Number.NaN;
+}
+
+/**
+ * The year before (period-years.ts): the log factor by which the same period of the previous years
+ * (`perYear` periods a year; weeks by their days, 364 days back and from the same date) moves the
+ * prediction of period j, [a, stop), flagged with `judged`; 0 when they explain nothing. Returns
+ * `judged` again when the prediction with the years still flags the period (reported against it, the
+ * factor in yearOut[0]), 0 when the years explain it (it is handled as flagged, but not reported).
+ */
+function judgedWithYears(
+  input: RunInput,
+  p: PeriodParams,
+  judged: number,
+  period: { ps: Float64Array; pc: Float64Array; b: Int32Array; j: number; lag: number; perYear: number },
+  a: number,
+  stop: number,
+  actual: number,
+  predicted: number,
+  days: number,
+  referencePeriods: number,
+): number {
+  yearOut[0] = 1;
+  const { ps, pc, b, j, lag, perYear } = period;
+  const r = logRatio(actual, predicted);
+  const s = periodYearFactor(r, leastSurprise(p.percentualChange / 100), (k) =>
+    lag === 0
+      ? weekYearSurprise(input, a, stop - a, k, r)
+      : surpriseOf(ps, pc, b, j - perYear * k, lag, input.start),
+  );
+  if (s === 0) return judged;
+  if (noise.flagOf(actual, predicted * Math.exp(s), days, p, input, referencePeriods) !== judged) return 0;
+  yearOut[0] = Math.exp(s);
+  return judged;
+}
+
+/** The year factor of the last period judgedWithYears reported (1: none). */
+const yearOut = new Float64Array(1);
+
+/**
  * Compares each period with its reference: `lag` periods back (1: the previous period, 12: the
  * same month a year before), or with lag 0 the four weeks before the period (cw, weekly periods).
  * One pass sums every non-special day into its (period, weekday) slot; each period then needs only
@@ -256,6 +314,7 @@ function comparePeriods(
   layout: Layout,
   lag: number,
   continuation: boolean,
+  perYear: number,
 ): Float64Array {
   const { x, special, start, end, dayIndex0, weights } = input;
   const e = ws.expected;
@@ -400,6 +459,23 @@ function comparePeriods(
         if (classifyPct(actual, predictedB, p.percentualChange / 100) !== judged) judged = 0;
       }
     }
+    // The same period of the previous years (explained: cleaned as flagged, not reported).
+    let factor = 1;
+    if (judged !== 0 && perYear > 0) {
+      judged = judgedWithYears(
+        input,
+        p,
+        judged,
+        { ps, pc, b, j, lag, perYear },
+        a,
+        stop,
+        actual,
+        predicted,
+        days,
+        1,
+      );
+      factor = yearOut[0];
+    }
     if (cleanIt) {
       cleaned[j] = 1;
       for (let w = 0; w < 7; w++) pcl[slot + w] = expMean[w] * pc[slot + w];
@@ -420,7 +496,7 @@ function comparePeriods(
     if (flag !== 0 || ws.expectedEveryDay) {
       let wd = (wd0 + a) % 7;
       for (let t = a; t < stop; t++) {
-        if (special === null || special[t] === 0) e[t] = mean[wd];
+        if (special === null || special[t] === 0) e[t] = mean[wd] * factor;
         wd = wd === 6 ? 0 : wd + 1;
       }
     }
@@ -433,7 +509,13 @@ function comparePeriods(
  * the mean of the same weekday in the four weeks before, read directly (no per-period sums). Same
  * sums in the same order as comparePeriods, so the same results.
  */
-function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layout: Layout): Float64Array {
+function compareWeeksPlain(
+  input: RunInput,
+  p: PeriodParams,
+  ws: Workspace,
+  layout: Layout,
+  perYear: number,
+): Float64Array {
   const { x, start, end } = input;
   const e = ws.expected;
   const f = ws.flags;
@@ -478,6 +560,12 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
       const predictedB = weeksBack(x, clean, cleaned, j, a, stop, 5);
       if (classifyPct(actual, predictedB, p.percentualChange / 100) !== judged) judged = 0;
     }
+    let factor = 1;
+    if (judged !== 0 && perYear > 0) {
+      const period = { ps: ws.periodSum, pc: ws.periodCount, b, j, lag: 0, perYear };
+      judged = judgedWithYears(input, p, judged, period, a, stop, actual, predicted, days, 4);
+      factor = yearOut[0];
+    }
     if (cleanIt) {
       // The week as expected: its days from the reference with the reference's cleaned weeks as expected.
       cleaned[j] = 1;
@@ -493,7 +581,7 @@ function compareWeeksPlain(input: RunInput, p: PeriodParams, ws: Workspace, layo
       for (let t = a; t < stop; t++) f[t] = mark;
     }
     if (flag !== 0 || ws.expectedEveryDay) {
-      for (let t = a; t < stop; t++) e[t] = (x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4;
+      for (let t = a; t < stop; t++) e[t] = ((x[t - 28] + x[t - 21] + x[t - 14] + x[t - 7]) / 4) * factor;
     }
   }
   return x;
@@ -531,13 +619,27 @@ function weeksBack(
   return predicted;
 }
 
+/**
+ * Periods a year, for the year before (judgedWithYears): the same period that many back. 0: none —
+ * MPY compares with the same month a year before already.
+ */
+const PER_YEAR = { mom: 12, qoq: 4, mpy: 0, cw: 52 } as const;
+
 export const mom: DetectorImpl<'mom'> = {
   type: 'mom',
   code: 'MOM',
   aggregate: true,
   minHistory: () => 45,
   run: (input, p, ws) => {
-    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 1), 1, false);
+    return comparePeriods(
+      input,
+      p,
+      ws,
+      periodBounds(input.dayIndex0, input.x.length, 1),
+      1,
+      false,
+      PER_YEAR.mom,
+    );
   },
 };
 
@@ -547,7 +649,15 @@ export const qoq: DetectorImpl<'qoq'> = {
   aggregate: true,
   minHistory: () => 135,
   run: (input, p, ws) => {
-    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 3), 1, false);
+    return comparePeriods(
+      input,
+      p,
+      ws,
+      periodBounds(input.dayIndex0, input.x.length, 3),
+      1,
+      false,
+      PER_YEAR.qoq,
+    );
   },
 };
 
@@ -557,7 +667,15 @@ export const mpy: DetectorImpl<'mpy'> = {
   aggregate: true,
   minHistory: () => 380,
   run: (input, p, ws) => {
-    return comparePeriods(input, p, ws, periodBounds(input.dayIndex0, input.x.length, 1), 12, true);
+    return comparePeriods(
+      input,
+      p,
+      ws,
+      periodBounds(input.dayIndex0, input.x.length, 1),
+      12,
+      true,
+      PER_YEAR.mpy,
+    );
   },
 };
 
@@ -570,7 +688,7 @@ export const cw: DetectorImpl<'cw'> = {
     const layout = periodBounds(input.dayIndex0, input.x.length, 0);
     // A ratio's weeks are sums per event: the general path weighs them.
     return input.special === null && input.weights === undefined
-      ? compareWeeksPlain(input, p, ws, layout)
-      : comparePeriods(input, p, ws, layout, 0, true);
+      ? compareWeeksPlain(input, p, ws, layout, PER_YEAR.cw)
+      : comparePeriods(input, p, ws, layout, 0, true, PER_YEAR.cw);
   },
 };

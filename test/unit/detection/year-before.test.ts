@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromEpochDay, toEpochDay } from '../../../lib/calendar/days';
+import { buildSpecialCalendar } from '../../../lib/calendar/special-calendar';
 import { detectSeries } from '../../../lib/detection/detect';
 import type { SeriesInput } from '../../../lib/detection/types';
 
@@ -85,5 +86,51 @@ describe('changepoint with the year before', () => {
     expect(late.map((a) => a.result)).toEqual(['Positive']);
     // Expected at the usual season's level: about +100 %, not +220 %.
     expect(late[0].changePct ?? 0).toBeLessThan(150);
+  });
+});
+
+describe('period detectors with the year before', () => {
+  const july = (deeper: (year: string) => number) => (date: string) =>
+    date.slice(5, 7) === '07' ? 1 + 0.3 * deeper(date.slice(0, 4)) : 1;
+  const kept = (found: ReturnType<typeof detectSeries>) => found.map((a) => [a.startDate, a.result]);
+
+  it('MOM: a July that rises every year is reported the first year only', () => {
+    const found = detectSeries(yearly(july(() => 1)), [{ type: 'mom' }]);
+    expect(kept(found)).toEqual([['2022-07-01', 'Positive']]);
+  });
+
+  it('MOM: a July three times deeper than the years before is reported, against them', () => {
+    const found = detectSeries(yearly(july((y) => (y === '2024' ? 3 : 1))), [{ type: 'mom' }]);
+    expect(kept(found)).toEqual([
+      ['2022-07-01', 'Positive'],
+      ['2024-07-01', 'Positive'],
+    ]);
+    // Expected at the usual July (1.3 of June): 1.9 against 1.3 is about +46 %, not +90 %.
+    expect(found[1].changePct ?? 0).toBeGreaterThan(35);
+    expect(found[1].changePct ?? 0).toBeLessThan(60);
+  });
+
+  it('CW: a Christmas week that recurs is reported the first year only', () => {
+    const found = detectSeries(yearly(christmas()), [{ type: 'cw' }]);
+    const late = found.filter((a) => a.startDate.slice(5) >= '12-15' && a.result === 'Negative');
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.every((a) => a.startDate < '2023-01-01')).toBe(true);
+    // Nor the weeks after it, in any year.
+    expect(found.filter((a) => a.result === 'Positive' && a.startDate >= '2023-01-01')).toEqual([]);
+  });
+
+  it('CW: a one-off week is reported, in a series whose Christmas weeks are not', () => {
+    const oneOff = (date: string) => (date >= '2024-06-10' && date <= '2024-06-16' ? 0.6 : christmas()(date));
+    const found = detectSeries(yearly(oneOff), [{ type: 'cw' }]);
+    expect(kept(found.filter((a) => a.startDate >= '2023-01-01'))).toEqual([['2024-06-10', 'Negative']]);
+  });
+
+  it('CW with special dates (weeks summed per weekday): the Christmas week recurs, a one-off week does not', () => {
+    // A special day elsewhere sends CW through its general path.
+    const calendar = buildSpecialCalendar({ specialDates: ['2022-03-15'] }, DAY0, DAY0 + DAYS);
+    const oneOff = (date: string) => (date >= '2024-06-10' && date <= '2024-06-16' ? 0.6 : christmas()(date));
+    const found = detectSeries(yearly(oneOff), [{ type: 'cw' }], { calendar });
+    expect(found.some((a) => a.startDate.startsWith('2022-12'))).toBe(true);
+    expect(kept(found.filter((a) => a.startDate >= '2023-01-01'))).toEqual([['2024-06-10', 'Negative']]);
   });
 });
