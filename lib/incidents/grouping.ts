@@ -135,7 +135,7 @@ export function besideBranch(echo: Int32Array, event: Int32Array): boolean {
  * the event (one channel spiking makes the others look low next to it), in the opposite direction and
  * smaller, over windows that overlap or touch.
  */
-function echoes(relative: MemberRecord, event: MemberRecord, slackDays: number): boolean {
+export function echoes(relative: MemberRecord, event: MemberRecord, slackDays: number): boolean {
   return (
     RELATIVE.has(relative.type) &&
     !RELATIVE.has(event.type) &&
@@ -237,14 +237,17 @@ export function groupRecords(
 }
 
 /**
- * The broadest series of an incident's records (those in the measure's units when there are any): the
- * fewest fixed categories, then the one that contains most members, then the largest change; its
- * strongest record (highest SIN) heads the incident.
+ * The broadest series of an incident's records (those judged against their own history when there are any,
+ * else those in the measure's units): the fewest fixed categories, then the one that contains most members,
+ * then the largest change; its strongest record (highest SIN) heads the incident.
  */
 export function headOf(records: readonly MemberRecord[], all: readonly number[]): number {
-  // Records in the measure's units head an incident when there are any (a row's figures are amounts).
+  // Records judged against their own history head an incident when there are any (not an echo: a Peer or
+  // Mix record that looked low next to the event), else records in the measure's units (a row's figures
+  // are amounts).
+  const own = all.filter((i) => ownBaseline(records[i]));
   const inUnitsOnly = all.filter((i) => inUnits(records[i]));
-  const members = inUnitsOnly.length > 0 ? inUnitsOnly : all;
+  const members = own.length > 0 ? own : inUnitsOnly.length > 0 ? inUnitsOnly : all;
   let best = members[0];
   const contained = (i: number) =>
     members.reduce(

@@ -10,6 +10,7 @@ import {
   groupRecords,
   headOf,
   inUnits,
+  echoes,
   linked,
   type MemberRecord,
   overlapDays,
@@ -131,7 +132,7 @@ const BROAD_SPREAD = 3;
  *   - the cause is the broad series itself (everything moved alike) and its relative change is more than
  *     three times apart from the head's while it explains less than a material part of it.
  * Every other record (another measure, an echo of the other direction, a count of children) stays
- * while it is linked to a record that stays. The head always stays.
+ * while it is linked to a record that stays or echoes one. The head always stays.
  */
 export function splitOff(
   records: readonly MemberRecord[],
@@ -174,8 +175,8 @@ export function splitOff(
     else if (apart(r)) continue;
     else stays.add(i);
   }
-  // The rest stay while linked to a record that stays (links hold between windows that overlap or touch,
-  // as grouping compares them).
+  // The rest stay while linked to a record that stays, or echo one (links hold between windows that overlap
+  // or touch, as grouping compares them).
   const slack = opts.grouping.slackDays;
   const near = (a: MemberRecord, b: MemberRecord) =>
     Math.max(a.startDay, b.startDay) <= Math.min(a.endDay, b.endDay) + slack;
@@ -186,7 +187,10 @@ export function splitOff(
       if (stays.has(i)) continue;
       const r = records[i];
       for (const j of stays)
-        if (near(r, records[j]) && linked(r, records[j], opts.grouping)) {
+        if (
+          near(r, records[j]) &&
+          (linked(r, records[j], opts.grouping) || echoes(r, records[j], slack))
+        ) {
           stays.add(i);
           grew = true;
           break;

@@ -58,6 +58,16 @@ describe('splitting an incident by its explanation', () => {
     expect(splitOff(alike, plan, broadCause([0, 0, 0]) as never)).toEqual([]);
   });
 
+  it('keeps the echoes of the event: a Mix record of another city that looked low next to the spike', () => {
+    const cityWeb = rec([1, 1, 2], { rel: 2.2, days: 1, startDay: 102, endDay: 102, predictedValue: 150 });
+    const echo = rec([1, 2, 0], { rel: -0.3, type: 'Mix', days: 1, startDay: 102, endDay: 102 });
+    const withEcho = [cityWeb, echo];
+    const [plan] = planIncidents(withEcho);
+    expect(plan.members).toHaveLength(2);
+    const cause = { broad: false, causes: [{ codes: Int32Array.from([1, 1, 2]) }] };
+    expect(splitOff(withEcho, plan, cause as never)).toEqual([]);
+  });
+
   it('splits off members outside every root cause when the cause is specific', () => {
     // The cause is country 2; a city of country 1 that moved in the same days is another event.
     const [plan] = planIncidents(records);
