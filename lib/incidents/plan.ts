@@ -187,10 +187,7 @@ export function splitOff(
       if (stays.has(i)) continue;
       const r = records[i];
       for (const j of stays)
-        if (
-          near(r, records[j]) &&
-          (linked(r, records[j], opts.grouping) || echoes(r, records[j], slack))
-        ) {
+        if (near(r, records[j]) && (linked(r, records[j], opts.grouping) || echoes(r, records[j], slack))) {
           stays.add(i);
           grew = true;
           break;
