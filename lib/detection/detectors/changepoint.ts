@@ -160,7 +160,7 @@ export const changepoint: DetectorImpl<'changepoint'> = {
         }
       }
       // The same shift at the same time of the previous years: a season, not news (year-before.ts).
-      const year = yearShift(means, at, m, input.start, m1, m2, minRel);
+      const year = yearShift(input, ws, at, m, m1, m2, minRel, threshold);
       if (year !== 0) {
         const left = m1 * Math.exp(Math.log(m2 / m1) - year);
         if (!shiftPasses(m1, left, minRel) || Math.abs((z * (left - m1)) / (m2 - m1)) < threshold) return;
@@ -257,32 +257,45 @@ function zScore(
 const YEAR = YEAR_DAYS;
 
 /**
- * The log of the shift at the same change point in the previous years (one or two years back, both
- * showing it by the size test; the smaller counts) that explains part of this one's log shift: of the same sign, at most
- * this one (0: none). The segments of a year before are read from the same means (weekday profile
+ * The log of the shift at the same change point in the previous years (one or two years back, within
+ * a segment's days of it, both showing it by the size test; the smaller counts) that explains part of
+ * this one's log shift: of the same sign, at most this one (0: none). The segments of a year before are read from the same means (weekday profile
  * divided out), so a season's yearly step is expected and only its excess is judged.
  */
 function yearShift(
-  means: Float64Array,
+  input: RunInput,
+  ws: Workspace,
   at: number,
   m: number,
-  start: number,
   m1: number,
   m2: number,
   minRel: number,
+  threshold: number,
 ): number {
+  const means = ws.clean;
+  const start = input.start;
+  const withSpecial = input.special !== null;
   if (!(m1 > 0) || !(m2 > 0)) return 0;
   const r = Math.log(m2 / m1);
   let explained = Number.POSITIVE_INFINITY;
   for (let k = 1; k <= 2; k++) {
-    const u = at - YEAR * k;
-    if (u - m < start) break;
-    const a = means[u - m];
-    const b = means[u];
-    if (!(a > 0) || !(b > 0)) return 0;
-    const s = Math.log(b / a);
-    // A year shows the shift when it passed the size test then, in the same direction.
-    if (!(s * r > 0) || Math.abs(s) < leastSurprise(minRel)) return 0;
+    const at0 = at - YEAR * k;
+    if (at0 - m < start) break;
+    // The year shows the shift when it moved the same way by at least half the size test at the same
+    // day, or, since a change point on a gradual move (a season's rise) is placed only to within a
+    // segment, when a change point within m days of it did so and passed the noise test then. The
+    // largest counts.
+    let s = 0;
+    const least = leastSurprise(minRel);
+    for (let u = Math.max(at0 - m, start + m); u <= at0 + m; u++) {
+      const a = means[u - m];
+      const b = means[u];
+      if (!(a > 0) || !(b > 0)) continue;
+      const su = Math.log(b / a);
+      if (!(su * r > 0) || Math.abs(su) < least || Math.abs(su) <= Math.abs(s)) continue;
+      if (u === at0 || Math.abs(zScore(u, m, a, b, withSpecial, ws, input.unit)) >= threshold) s = su;
+    }
+    if (s === 0) return 0;
     if (Math.abs(s) < Math.abs(explained)) explained = s;
   }
   if (!Number.isFinite(explained)) return 0;

@@ -78,6 +78,16 @@ describe('changepoint with the year before', () => {
     expect(found.every((a) => a.startDate < '2023-01-01')).toBe(true);
   });
 
+  it('takes a season that starts some days earlier or later than the years before for the same season', () => {
+    // The change point a year before lies 10 days away from this one's: within a segment of it.
+    const starts: Record<string, string> = { '2022': '05-31', '2023': '06-10', '2024': '06-04' };
+    const season = (date: string) =>
+      date.slice(5) >= starts[date.slice(0, 4)] && date.slice(5) <= '08-31' ? 1.5 : 1;
+    const found = detectSeries(yearly(season), [{ type: 'changepoint' }]);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((a) => a.startDate < '2023-01-01')).toBe(true);
+  });
+
   it('reports a season that doubled against the seasons before', () => {
     const season = (date: string) =>
       date.slice(5) >= '06-01' && date.slice(5) <= '08-31' ? (date.startsWith('2024') ? 3.2 : 1.6) : 1;
