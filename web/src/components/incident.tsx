@@ -31,6 +31,11 @@ function ExplainsText({ incident: i }: { incident: AnomalyIncident }) {
   );
 }
 
+/** True when the one root cause is the broad series itself (nothing broader moved): nothing to explain. */
+const sameAsBroad = (i: AnomalyIncident) =>
+  i.rootCauses.length === 1 &&
+  combinationText(i.rootCauses[0].categories) === combinationText(i.broad.categories);
+
 /** The cell of an incident row: its root cause, what it explains of which series, and the link. */
 export function RootCauseCell({ a }: { a: Anomaly }) {
   const i = a.incident;
@@ -40,8 +45,14 @@ export function RootCauseCell({ a }: { a: Anomaly }) {
     <span className="root-cause">
       <span className="cause">{i.rootCauses.map((c) => combinationText(c.categories)).join(' + ')}</span>
       <span className="muted">
-        {broad ? 'the whole series moved' : <ExplainsText incident={i} />}
-        {' · '}
+        {broad ? (
+          'the whole series moved · '
+        ) : sameAsBroad(i) ? null : (
+          <>
+            <ExplainsText incident={i} />
+            {' · '}
+          </>
+        )}
         <Link to={incidentHref(a.dataViewId, i.id)}>incident {i.id}</Link>
         {i.size > 1 ? ` · ${i.size} records` : ''}
       </span>
