@@ -271,14 +271,15 @@ function SeriesNotes({ data }: { data: SeriesAnswer }) {
         </div>
       )}
       {data.specialDates.length > 0 && (
-        <div>
-          <h3>Special dates</h3>
+        // Dotted lines on the chart; the list (every year of the series) stays folded until asked for.
+        <details className="special-dates">
+          <summary>Special dates ({data.specialDates.length}), drawn as dotted lines on the chart</summary>
           <p className="muted special-list">
             {data.specialDates
               .map((d) => (d.impact === 'both' ? d.date : `${d.date} (${d.impact} only)`))
               .join(', ')}
           </p>
-        </div>
+        </details>
       )}
     </div>
   );
