@@ -97,18 +97,31 @@ export async function readLayout(
   return layoutOf(rows, range?.first ?? null, range?.last ?? null, String(range?.fp ?? ''));
 }
 
-/** Whole peer groups, in order, packed into shards of about `shardSize` series (a larger group is one shard). */
+/** A tail of the view of at most this share of the shard size joins the last shard instead of making one more. */
+export const TAIL_SHARE = 0.1;
+
+/**
+ * Whole peer groups, in order, packed into shards of about `shardSize` series (a larger group is one shard).
+ * The last few groups, when they hold at most TAIL_SHARE of a shard size together, join the shard before
+ * them: a shard of a handful of series would cost a worker its start (the plan, the setups) for nothing.
+ * The plan depends on the groups and the shard size alone, so the shard workers cut it as the coordinator did.
+ */
 export function planShards(groups: readonly PeerGroup[], shardSize: number): Shard[] {
   const shards: Shard[] = [];
   let current: Shard | undefined;
+  let rest = groups.reduce((n, g) => n + g.memberIds.length, 0);
   for (const g of groups) {
-    const full = current !== undefined && current.seriesCount + g.memberIds.length > shardSize;
+    const full =
+      current !== undefined &&
+      current.seriesCount + g.memberIds.length > shardSize &&
+      rest > TAIL_SHARE * shardSize;
     if (current === undefined || full) {
       current = { index: shards.length, groups: [], seriesCount: 0 };
       shards.push(current);
     }
     current.groups.push(g);
     current.seriesCount += g.memberIds.length;
+    rest -= g.memberIds.length;
   }
   return shards;
 }

@@ -32,6 +32,28 @@ describe('shard plan', () => {
     expect(shards.map((s) => s.seriesCount)).toEqual([1, 4]);
   });
 
+  it('lets a tail of at most a tenth of the shard size join the last shard instead of making a shard of its own', () => {
+    // The hotel view cut for two workers: 1,988 + 1,985 + 5 series made a third shard of 5 series.
+    const sizes = [1, 1987, 1985, 5];
+    const groups = sizes.map((n, i) =>
+      group(
+        i === 0 ? null : 1,
+        i - 1,
+        Array.from({ length: n }, (_, k) => i * 10_000 + k),
+      ),
+    );
+    expect(planShards(groups, 1989).map((s) => s.seriesCount)).toEqual([1988, 1990]);
+    // A larger tail still makes its own shard.
+    const bigTail = group(
+      1,
+      3,
+      Array.from({ length: 300 }, (_, k) => 90_000 + k),
+    );
+    expect(planShards([...groups.slice(0, 3), bigTail], 1989).map((s) => s.seriesCount)).toEqual([
+      1988, 1985, 300,
+    ]);
+  });
+
   it('reads the members of a shard and their parents', () => {
     const [shard] = planShards([group(1, 0, [2, 3]), group(2, 1, [4])], 10);
     expect(shardSeriesIds(shard).sort()).toEqual([1, 2, 3, 4]);
