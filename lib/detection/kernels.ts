@@ -166,10 +166,33 @@ export class DayNoise {
     const res = this.res;
     const lo = Math.max(this.from, t - TAIL_DAYS);
     const near = t - NOISE_MEMORY;
-    let n = 0;
+    // The last 28 days first: their clipped mean is a lower bound of the scale, and most changes that
+    // fail it need no look at the 112 days of the tail. The sums run over the same days in the same
+    // order as before, so the scale is the same to the last bit.
     let nearN = 0;
     let nearSum = 0;
     let levelSum = 0;
+    for (let u = t - 1; u >= near && u >= lo; u--) {
+      const v = res[u];
+      if (v < 0) continue;
+      nearN++;
+      nearSum += v;
+      levelSum += this.val[u];
+    }
+    let s = 0;
+    if (nearN > 0) {
+      // The mean again with each residual clipped at 4× the plain mean.
+      const cap = (4 * nearSum) / nearN;
+      let clipped = 0;
+      for (let u = t - 1; u >= near && u >= lo; u--) {
+        const v = res[u];
+        if (v >= 0) clipped += v < cap ? v : cap;
+      }
+      s = (NOISE_MEAN_ABS_TO_SIGMA * clipped) / nearN;
+    }
+    if (k >= 0 && !(d >= k * s)) return false;
+    // The tail: the three largest residuals of the last 112 days (and how many there are).
+    let n = 0;
     let a = 0;
     let b = 0;
     let c = 0;
@@ -181,10 +204,6 @@ export class DayNoise {
         // flagged days does not mask its own later days.
         if (u >= t - 14) continue;
         v = -2 - v;
-      } else if (u >= near) {
-        nearN++;
-        nearSum += v;
-        levelSum += this.val[u];
       }
       n++;
       if (v > c) {
@@ -199,17 +218,6 @@ export class DayNoise {
       }
     }
     if (n < NOISE_MIN_DAYS) return false;
-    let s = 0;
-    if (nearN > 0) {
-      // The mean again with each residual clipped at 4× the plain mean.
-      const cap = (4 * nearSum) / nearN;
-      let clipped = 0;
-      for (let u = t - 1; u >= near && u >= lo; u--) {
-        const v = res[u];
-        if (v >= 0) clipped += v < cap ? v : cap;
-      }
-      s = (NOISE_MEAN_ABS_TO_SIGMA * clipped) / nearN;
-    }
     const tail = (n < 20 ? a : n < 56 ? b : c) / TAIL_Q98_TO_SIGMA;
     if (s < tail) s = tail;
     if (!(d >= k * s)) return false;
