@@ -125,15 +125,30 @@ export class DayNoise {
    */
   private res = new Float64Array(0);
   private val = new Float64Array(0);
+  /**
+   * A day recorded by its actual and expected value (recordRatio) whose residual is not worked out yet:
+   * 1 judged, 2 flagged, 0 when res holds the day. Most days are never looked at by a noise test (their
+   * change fails the floors), so their logarithm is taken only when a test reads them.
+   */
+  private pend = new Uint8Array(0);
+  private act = new Float64Array(0);
+  private expd = new Float64Array(0);
+  private offs = new Float64Array(0);
   private from = 0;
 
   /** Starts a series of n days whose judged days begin at `from`. */
   reset(n = 0, from = 0): void {
     if (this.res.length < n) {
-      this.res = new Float64Array(Math.max(n, Math.ceil(this.res.length * 1.5)));
-      this.val = new Float64Array(this.res.length);
+      const size = Math.max(n, Math.ceil(this.res.length * 1.5));
+      this.res = new Float64Array(size);
+      this.val = new Float64Array(size);
+      this.pend = new Uint8Array(size);
+      this.act = new Float64Array(size);
+      this.expd = new Float64Array(size);
+      this.offs = new Float64Array(size);
     }
     this.res.fill(-1, 0, n);
+    this.pend.fill(0, 0, n);
     this.from = from;
   }
 
@@ -147,6 +162,26 @@ export class DayNoise {
     if (!(absLog >= 0)) return;
     this.res[t] = flagged ? -2 - absLog : absLog;
     this.val[t] = value;
+    this.pend[t] = 0;
+  }
+
+  /**
+   * Records judged day t as record(t, |logRatio(actual, expected, minOffset)|, actual, flagged) does,
+   * the logarithm taken when a noise test first reads the day. Once per day and run, before any record(t).
+   */
+  recordRatio(t: number, actual: number, expected: number, flagged: boolean, minOffset = 0): void {
+    this.pend[t] = flagged ? 2 : 1;
+    this.act[t] = actual;
+    this.expd[t] = expected;
+    this.offs[t] = minOffset;
+  }
+
+  /** Works out a pending day of recordRatio (as record would have stored it). */
+  private resolve(u: number): void {
+    const flagged = this.pend[u] === 2;
+    this.pend[u] = 0;
+    const actual = this.act[u];
+    this.record(u, Math.abs(logRatio(actual, this.expd[u], this.offs[u])), actual, flagged);
   }
 
   /**
@@ -172,7 +207,9 @@ export class DayNoise {
     let nearN = 0;
     let nearSum = 0;
     let levelSum = 0;
+    const pend = this.pend;
     for (let u = t - 1; u >= near && u >= lo; u--) {
+      if (pend[u] !== 0) this.resolve(u);
       const v = res[u];
       if (v < 0) continue;
       nearN++;
@@ -197,6 +234,7 @@ export class DayNoise {
     let b = 0;
     let c = 0;
     for (let u = t - 1; u >= lo; u--) {
+      if (pend[u] !== 0) this.resolve(u);
       let v = res[u];
       if (v === -1) continue;
       if (v < 0) {

@@ -125,7 +125,7 @@ function runCross(
       }
       // Flagged only when unusual for this series too.
       if (flag !== 0 && !noise.unusual(at - exp, exp, k, t)) flag = 0;
-      if (!isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(at, exp, offset)), at, flag !== 0);
+      if (!isSpecial && exp > 0) noise.recordRatio(t, at, exp, flag !== 0, offset);
     }
     e[t] = exp;
     // Reported only when material and not the way back from an accepted shift (a return to normal);

@@ -117,7 +117,7 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume && !explained ? flag : 0;
     const isSpecial = special !== null && special[t] !== 0;
-    if (!isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(xt, exp)), xt, flag !== 0);
+    if (!isSpecial && exp > 0) noise.recordRatio(t, xt, exp, flag !== 0);
     let rebuilt = false;
     // The cleaned value of day t (what later profiles see).
     let ct = exp;
@@ -240,7 +240,7 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume && !explained ? flag : 0;
     const isSpecial = special !== null && special[t] !== 0;
-    if (!isSpecial && exp > 0) noise.record(t, Math.abs(logRatio(xt, exp)), xt, flag !== 0);
+    if (!isSpecial && exp > 0) noise.recordRatio(t, xt, exp, flag !== 0);
     if (isSpecial) {
       // Explained days neither extend nor break a run and stay out of the baseline.
       c[t] = exp;

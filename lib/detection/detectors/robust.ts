@@ -374,7 +374,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     }
     pendingDay = weak !== 0 ? t : -1;
     pendingSign = weak;
-    if (!isSpecial && exp > 0) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt, report !== 0);
+    if (!isSpecial && exp > 0) tailNoise.recordRatio(t, xt, exp, report !== 0);
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? report : 0;
@@ -444,7 +444,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
         )
           report = 0;
       }
-      if (!isSpecial) tailNoise.record(t, Math.abs(logRatio(xt, exp)), xt, report !== 0);
+      if (!isSpecial) tailNoise.recordRatio(t, xt, exp, report !== 0);
     }
     e[t] = exp;
     // Reported only when material; baselines are cleaned of the day either way.
