@@ -12,7 +12,7 @@ import { systemCaller } from '../identity/caller';
 import type { JobRow } from '../jobs/repository';
 import { DETACHED } from '../jobs/runner';
 import { deadLetterWorker, jobWorker } from '../jobs/worker';
-import { loadJob } from '../pipeline/load-job';
+import { loadJob, loadParts } from '../pipeline/load-job';
 import { type AfterPublish, abandonJob, processJob, processShards } from '../process-job/job';
 import type { WorkerHandler } from '../queue/local';
 import type { WorkerName } from '../queue/port';
@@ -94,7 +94,12 @@ export function replayCycle(
 /** The worker of each queue over the container `container` gives (built by the caller, never fetched here). */
 export function workerHandlers(container: () => Promise<Container>): Record<WorkerName, WorkerHandler> {
   return {
-    load: jobWorker(container, 'load', (c, job, signal) => loadJob(loadJobDeps(c), job, signal)),
+    load: jobWorker(
+      container,
+      'load',
+      (c, job, signal) => loadJob(loadJobDeps(c), job, signal),
+      (c) => loadParts(loadJobDeps(c)),
+    ),
     process: jobWorker(container, 'process', processCycle, (c) => processShards(c, afterPublish(c))),
     replay: jobWorker(container, 'replay', replayCycle),
     deadLetters: deadLetterWorker(container, abandonJob),

@@ -49,7 +49,16 @@ export interface Config {
     lambdaEndpoint?: string;
   };
   /** Job execution: attempts before a job fails (= the SQS maxReceiveCount), local redelivery delay, worker time bound, load batch size. */
-  jobs: { maxAttempts: number; retryDelaySeconds: number; timeoutSeconds: number; loadBatchSize: number };
+  jobs: {
+    maxAttempts: number;
+    retryDelaySeconds: number;
+    timeoutSeconds: number;
+    loadBatchSize: number;
+    /** A full load of more source rows than this is split into parts by day range (0: never). */
+    loadSplitRows: number;
+    /** Chunks of 112 days per part of a split load. */
+    loadPartChunks: number;
+  };
   /** Detection: series per shard (memory per shard ≈ series × days × 9 bytes). */
   /** fanOut: a view of several shards runs as one shard message per shard on the process queue. */
   detection: { shardSize: number; maxShards: number; fanOut: boolean };
@@ -201,6 +210,8 @@ export function loadConfig(env: Env = process.env): Config {
       retryDelaySeconds: int(env, 'JOB_RETRY_DELAY_SECONDS', 30, 0, 900),
       timeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 900, 10, 43_200),
       loadBatchSize: int(env, 'LOAD_BATCH_SIZE', 10_000, 100, 1_000_000),
+      loadSplitRows: int(env, 'LOAD_SPLIT_ROWS', 0, 0, Number.MAX_SAFE_INTEGER),
+      loadPartChunks: int(env, 'LOAD_PART_CHUNKS', 2, 1, 1_000),
     },
     detection: {
       shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),

@@ -128,7 +128,20 @@ export async function buildSeries(r: BuildRunner, input: BuildInput): Promise<Bu
   await r.time(() => writeDays(r.db, schema, buildTable(tag, 'days'), dayCounts), 'days');
   if (kept.kind !== 'none') await r.run(copyKeptDays(schema, buildTable(tag, 'days'), kept));
 
-  // 5. all_series: per series from the chunks' stats, with the shares of the parent and the total.
+  return { ...(await finishSeries(r, schema, tag, sorted)), chunkRows };
+}
+
+/**
+ * The steps after data and days: all_series (per series from the chunks' stats, with the shares of the
+ * parent and the total), the primary key of data, statistics; the totals of the build.
+ */
+export async function finishSeries(
+  r: BuildRunner,
+  schema: string,
+  tag: string,
+  sorted: readonly number[],
+): Promise<Omit<BuildStats, 'chunkRows'>> {
+  const q = (name: string) => buildTableRef(schema, tag, name);
   await r.enter('all_series');
   await r.run(createStats(schema, tag));
   await r.ranges(sorted, 4_000, (lo, hi) => insertStats(schema, tag, lo, hi));
@@ -139,7 +152,7 @@ export async function buildSeries(r: BuildRunner, input: BuildInput): Promise<Bu
     allSeriesInsert(q('all_series'), q('stats'), q('cat_map'), lo, hi),
   );
 
-  // 6. The primary key of data (when not kept up by each insert: one bulk index build), statistics.
+  // The primary key of data (when not kept up by each insert: one bulk index build), statistics.
   if (!r.keysFirst) {
     await r.enter('index');
     await r.run(addDataKey(schema, tag));
@@ -157,7 +170,6 @@ export async function buildSeries(r: BuildRunner, input: BuildInput): Promise<Bu
     series: Number(sum.series),
     dataRows: Number(sum.rows),
     filledRows: Number(sum.rows) - Number(sum.present),
-    chunkRows,
     firstDay: sum.first === null ? null : Number(sum.first),
     lastDay: sum.last === null ? null : Number(sum.last),
     steps: r.steps,
@@ -188,7 +200,7 @@ async function allLeaves(r: BuildRunner, input: BuildInput): Promise<number[][]>
   return leaves;
 }
 
-async function writeCatMap(
+export async function writeCatMap(
   r: BuildRunner,
   target: string,
   categories: CategoryNode[],

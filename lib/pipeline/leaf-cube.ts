@@ -140,6 +140,28 @@ export class LeafCube {
     return true;
   }
 
+  /**
+   * Registers `leaves` in this order before any row is added (a part of a split load sums into the
+   * leaves its plan found, so that every part rolls up into the same series).
+   */
+  seed(leaves: ReadonlyArray<ArrayLike<number>>): void {
+    const cols = Array.from({ length: this.width }, () => [0]);
+    for (const leaf of leaves) {
+      for (let i = 0; i < this.width; i++) cols[i][0] = leaf[i];
+      let key = 0;
+      let fits = true;
+      for (let i = 0; i < this.width; i++) {
+        if (leaf[i] >= this.limit) fits = false;
+        key = key * this.limit + leaf[i];
+      }
+      const text = Array.from(leaf).join(',') + (this.width > 0 ? ',' : '');
+      if (fits ? this.numeric.has(key) : this.text.has(text)) continue;
+      const l = this.newLeaf(cols, 0);
+      if (fits) this.numeric.set(key, l);
+      else this.text.set(text, l);
+    }
+  }
+
   private slot(chunk: number): Slot | undefined {
     let s = this.slots.get(chunk);
     if (s) return s;

@@ -98,7 +98,7 @@ async function writeProgress(deps: LoadDeps, jobId: number, p: LoadProgress): Pr
  * worker was taken for gone and the job claimed again), or whose job row clean or undeploy removed, must not
  * put its build in place. Jobs without an attempt number (benchmarks, tests) are not checked.
  */
-async function checkStillOurs(db: Database, job: JobRow): Promise<void> {
+export async function checkStillOurs(db: Database, job: JobRow): Promise<void> {
   if (typeof job.attempts !== 'number') return;
   const row = await lockJobAttempt(db, job.id);
   if (!row)
@@ -233,7 +233,7 @@ interface Staged {
 export const PGLITE_APPEND_ROWS = 2_500;
 
 /** Appends a coded batch in parts of at most `size` rows, one statement each. */
-async function appendInParts(
+export async function appendInParts(
   db: Database,
   schema: string,
   dataset: { categories: Array<{ name: string }> },
@@ -485,7 +485,7 @@ export async function runLoad(
 }
 
 /** The staging table's index on day, renamed to int_day when the stage becomes int. */
-const STAGE_DAY_INDEX = `${STAGE_TABLE}_day`;
+export const STAGE_DAY_INDEX = `${STAGE_TABLE}_day`;
 
 /**
  * The next `int` of a chunked build, with its days and their (estimated) rows: the staged rows in full
