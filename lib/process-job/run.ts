@@ -242,16 +242,17 @@ export interface MeasureResult {
 export async function detectShard(
   db: Database,
   plan: RunPlan,
-  setups: ReadonlyMap<Measure, RunSetup>,
+  /** The run's setups, or their read still under way (it then runs beside the shard's read). */
+  setups: ReadonlyMap<Measure, RunSetup> | Promise<ReadonlyMap<Measure, RunSetup>>,
   index: number,
   times?: { readMs: number; detectMs: number },
 ): Promise<MeasureResult[]> {
   const t0 = performance.now();
-  const blocks = await readShard(db, plan, index);
+  const [blocks, ready] = await Promise.all([readShard(db, plan, index), setups]);
   const t1 = performance.now();
   const out = plan.measures.map((measure, m) => ({
     measure,
-    result: detectShardBlock(plan.shards[index], blocks[m], setups.get(measure) as RunSetup),
+    result: detectShardBlock(plan.shards[index], blocks[m], ready.get(measure) as RunSetup),
   }));
   if (times) {
     times.readMs += t1 - t0;
