@@ -9,11 +9,12 @@
  * server: COPY of the source table out and in, and a bare GROUPING SETS cube over integer codes.
  *
  * `DATABASE_URL=postgres://… npm run bench -- e2e --scale small|hotel|big-10k|big [--targets postgres,pglite]
- *   [--fan-out on,off] [--shard-size N] [--no-floor] [--no-write]`
+ *   [--fan-out on,off] [--shard-size N] [--load-split off,ROWS:CHUNKS] [--db-prefix NAME] [--no-floor] [--no-write]`
  * Without DATABASE_URL the source is a PGlite served on 127.0.0.1 and only the embedded target runs.
  * `--fan-out on,off` runs each target once per setting (DETECTION_FAN_OUT of the service: `off` = one worker
  * detects every shard one after another; `on` = one shard message, hence one worker, per shard), both on the
- * same source; `--shard-size` sets DETECTION_SHARD_SIZE. Memory per worker comes from the workers' own
+ * same source; `--shard-size` sets DETECTION_SHARD_SIZE; `--load-split off,1:2` runs each once per load setting
+ * (LOAD_SPLIT_ROWS:LOAD_PART_CHUNKS: a full load of more rows runs in parts of that many 112-day chunks). Memory per worker comes from the workers' own
  * "worker memory" log lines (functions/workers/memory-probe.ts: the isolate's heap and external memory).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -73,6 +74,17 @@ export const SCALES: Record<string, CubeOptions> = {
     start: '2024-01-01',
     injections: 1000,
   },
+  // The big shape over 3 years (issue 30: 100,000 series × 3 years, about 110 M series-days).
+  big3y: {
+    seed: 13,
+    districts: 100,
+    hotels: 5455,
+    roomTypes: 2,
+    channels: 5,
+    days: 1096,
+    start: '2022-01-01',
+    injections: 3000,
+  },
 };
 
 const DETECTORS = ['dod', 'wow', 'spike', 'dt', 'changepoint', 'gap'];
@@ -85,6 +97,8 @@ type FanOutMode = 'on' | 'off' | 'default';
 interface FanOut {
   mode: FanOutMode;
   shardSize: number | undefined;
+  /** LOAD_SPLIT_ROWS and LOAD_PART_CHUNKS of the run (undefined: not set, the load runs whole). */
+  loadSplit?: { rows: number; chunks: number };
 }
 
 interface Opts {
@@ -95,8 +109,16 @@ interface Opts {
   shardSize: number | undefined;
   floor: boolean;
   write: boolean;
+  /** Prefixes the bench's databases (two benches on one server never drop each other's). */
+  dbPrefix: string;
   pollMs: number;
   timeoutMs: number;
+}
+
+function dbPrefix(text: string | undefined): string {
+  if (text === undefined) return '';
+  if (!/^[a-z][a-z0-9_]*$/.test(text)) throw new Error(`--db-prefix takes [a-z][a-z0-9_]*: not ${text}`);
+  return `${text}_`;
 }
 
 function parse(args: string[]): Opts {
@@ -127,12 +149,23 @@ function parse(args: string[]): Opts {
       throw new Error(`--fan-out takes on, off (each optionally :shard size): not ${item}`);
     return { mode, shardSize: size(n) ?? shardSize };
   });
+  // `--load-split off,1:2`: each fan-out setting once per load setting (rows above which a full load runs
+  // in parts, and chunks of 112 days per part).
+  const splits = (opt('--load-split') ?? 'off').split(',').map((item) => {
+    if (item.trim() === 'off') return undefined;
+    const [rows, chunks] = item.trim().split(':').map(Number);
+    if (!(Number.isInteger(rows) && rows > 0 && Number.isInteger(chunks ?? 2) && (chunks ?? 2) > 0))
+      throw new Error(`--load-split takes off or <rows>:<chunks a part>: not ${item}`);
+    return { rows, chunks: chunks ?? 2 };
+  });
+  const runs = fanOut.flatMap((f) => splits.map((loadSplit) => (loadSplit ? { ...f, loadSplit } : f)));
   return {
     scale,
     targets,
-    fanOut,
+    fanOut: runs,
     shardSize,
     floor: !args.includes('--no-floor'),
+    dbPrefix: dbPrefix(opt('--db-prefix')),
     write: !args.includes('--no-write'),
     pollMs: Number(opt('--poll-ms') ?? 200),
     timeoutMs: Number(opt('--timeout-s') ?? 1800) * 1000,
@@ -190,10 +223,10 @@ async function serverDatabase(url: string, name: string): Promise<{ url: string;
   };
 }
 
-export async function openSourceDb(dir: string): Promise<Source> {
+export async function openSourceDb(dir: string, prefix = ''): Promise<Source> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const db = await serverDatabase(url, 'bench_e2e_source');
+    const db = await serverDatabase(url, `${prefix}bench_e2e_source`);
     const client = postgres(db.url, { max: 2, onnotice: () => {} });
     return {
       connString: db.url,
@@ -522,10 +555,16 @@ async function runTarget(
 ): Promise<E2eResult> {
   const la0 = load1();
   const svcDb =
-    target === 'postgres' ? await serverDatabase(process.env.DATABASE_URL!, 'bench_e2e_service') : undefined;
+    target === 'postgres'
+      ? await serverDatabase(process.env.DATABASE_URL!, `${o.dbPrefix}bench_e2e_service`)
+      : undefined;
   const extraEnv: Record<string, string> = {};
   if (fanOut.mode !== 'default') extraEnv.DETECTION_FAN_OUT = fanOut.mode;
   if (fanOut.shardSize !== undefined) extraEnv.DETECTION_SHARD_SIZE = String(fanOut.shardSize);
+  if (fanOut.loadSplit) {
+    extraEnv.LOAD_SPLIT_ROWS = String(fanOut.loadSplit.rows);
+    extraEnv.LOAD_PART_CHUNKS = String(fanOut.loadSplit.chunks);
+  }
   const svc = await startService(target, svcDb?.url, extraEnv);
   const failures: string[] = [];
   let result: Omit<E2eResult, 'workers'>;
@@ -698,7 +737,10 @@ async function runTarget(
 function label(r: E2eResult): string {
   const size =
     r.fanOut.shardSize === undefined ? '' : `, ${r.fanOut.shardSize.toLocaleString('en-US')} series a shard`;
-  return r.fanOut.mode === 'default' ? `${r.target}${size}` : `${r.target}, fan-out ${r.fanOut.mode}${size}`;
+  const split = r.fanOut.loadSplit ? `, load in parts of ${r.fanOut.loadSplit.chunks} chunks` : '';
+  return r.fanOut.mode === 'default'
+    ? `${r.target}${size}${split}`
+    : `${r.target}, fan-out ${r.fanOut.mode}${size}${split}`;
 }
 
 const median = (xs: number[]) => stats(xs).p50;
@@ -719,8 +761,14 @@ function workerLines(r: E2eResult): string[] {
     const ms = ws.map((w) => w.ms);
     return `${s1(Math.min(...ms))} / ${s1(median(ms))} / ${s1(Math.max(...ms))} s`;
   };
-  if (load.length)
-    out.push(`  - load worker (${load.length} invocation${load.length > 1 ? 's' : ''}): ${mem(load)}`);
+  const loadJobs = load.filter((w) => w.shard === undefined);
+  const parts = load.filter((w) => w.shard !== undefined);
+  if (loadJobs.length)
+    out.push(
+      `  - load worker, job message${loadJobs.length > 1 ? 's' : ''} (${loadJobs.length}; ${times(loadJobs)} min / median / max): ${mem(loadJobs)}`,
+    );
+  for (const w of parts.sort((a, b) => (a.shard ?? 0) - (b.shard ?? 0)))
+    out.push(`  - load worker, part ${(w.shard ?? 0) + 1} of ${w.of}: ${s1(w.ms)} s, ${mem([w])}`);
   if (jobs.length)
     out.push(
       `  - process worker, job message${jobs.length > 1 ? 's' : ''} (${jobs.length}; ${times(jobs)} min / median / max): ${mem(jobs)}`,
@@ -821,8 +869,11 @@ function markdown(
 /** One section per scale and service database set, so a PostgreSQL run and an embedded run both stay. */
 function writeE2eSection(scale: string, targets: string[], fanOut: FanOut[], text: string): void {
   const fan = fanOut
-    .filter((f) => f.mode !== 'default' || f.shardSize !== undefined)
-    .map((f) => `${f.mode}${f.shardSize === undefined ? '' : `-${f.shardSize}`}`);
+    .filter((f) => f.mode !== 'default' || f.shardSize !== undefined || f.loadSplit)
+    .map(
+      (f) =>
+        `${f.mode}${f.shardSize === undefined ? '' : `-${f.shardSize}`}${f.loadSplit ? `-split-${f.loadSplit.chunks}` : ''}`,
+    );
   const key = `${scale}-${targets.join('-')}${fan.length ? `-fan-out-${fan.join('-')}` : ''}`;
   const heading = `### End to end: ${scale}, ${targets.map((t) => (t === 'pglite' ? 'embedded PGlite' : 'PostgreSQL')).join(' and ')}`;
   writeSection(`bench-e2e-${key}`, `${heading}\n\n${text}`);
@@ -836,7 +887,7 @@ export async function benchE2e(args: string[]): Promise<void> {
   console.log(
     `scale ${o.scale}: ${cube.rows.toLocaleString('en-US')} source rows, ${cube.seriesCount} series × ${cube.days} days (generated in ${s1(performance.now() - tg)} s); load average ${load1()}`,
   );
-  const source = await openSourceDb(dir);
+  const source = await openSourceDb(dir, o.dbPrefix);
   try {
     const fillMs = await fillSource(source, cube);
     console.log(`source table written in ${s1(fillMs)} s`);
