@@ -46,6 +46,37 @@ export function keptRecords(
 
 const keyOf = (r: ReplayRecord) => `${r.seriesId}|${r.measure}|${r.type}|${r.startDate}`;
 
+const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Numbers in order, null first. */
+const numeric = (a: number | null, b: number | null) =>
+  a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : a > b ? 1 : 0;
+
+/**
+ * A total order of records (every field a reader sees, the stored incident last). The stored records are
+ * read in no order and the replayed ones in shard order: sorted by it first, the difference and the
+ * incidents do not depend on the order either side arrived in.
+ */
+export function byRecord(a: ReplayRecord, b: ReplayRecord): number {
+  return (
+    a.seriesId - b.seriesId ||
+    text(a.measure, b.measure) ||
+    text(a.type, b.type) ||
+    text(a.startDate, b.startDate) ||
+    text(a.endDate, b.endDate) ||
+    text(a.result, b.result) ||
+    a.detectorIndex - b.detectorIndex ||
+    numeric(a.actualValue, b.actualValue) ||
+    numeric(a.predictedValue, b.predictedValue) ||
+    numeric(a.changePct, b.changePct) ||
+    numeric(a.changeCum, b.changeCum) ||
+    a.duration - b.duration ||
+    numeric(a.incidentId, b.incidentId)
+  );
+}
+
+/** The records in the order of byRecord (a copy). */
+export const inOrder = (records: readonly ReplayRecord[]): ReplayRecord[] => [...records].sort(byRecord);
+
 /** Two numbers equal but for float noise; null only equals null. */
 function same(a: number | null, b: number | null): boolean {
   if (a === null || b === null) return a === b;
@@ -63,15 +94,26 @@ export function recordChanged(before: ReplayRecord, after: ReplayRecord): boolea
   );
 }
 
-const newestFirst = (a: ReplayRecord, b: ReplayRecord) =>
-  b.startDate.localeCompare(a.startDate) || a.seriesId - b.seriesId || a.type.localeCompare(b.type);
+const newestFirst = (a: ReplayRecord, b: ReplayRecord) => text(b.startDate, a.startDate) || byRecord(a, b);
+
+/**
+ * The stored record a replayed one is matched with among those of its key (a detector may report two
+ * records of one series and day, in both directions): one it equals when there is one, else the first.
+ */
+function takeMatch(list: ReplayRecord[] | undefined, r: ReplayRecord): ReplayRecord | undefined {
+  if (!list || list.length === 0) return undefined;
+  const same = list.findIndex((m) => !recordChanged(m, r));
+  return list.splice(same < 0 ? 0 : same, 1)[0];
+}
 
 /** Matches `before` (stored) and `after` (replayed) and counts the difference, overall and by type and measure. */
 export function diffRecords(
-  before: readonly ReplayRecord[],
-  after: readonly ReplayRecord[],
+  stored: readonly ReplayRecord[],
+  replayed: readonly ReplayRecord[],
   rowLimit = ROW_LIMIT,
 ): ReplayDiff {
+  const before = inOrder(stored);
+  const after = inOrder(replayed);
   const waiting = new Map<string, ReplayRecord[]>();
   for (const r of before) {
     const list = waiting.get(keyOf(r));
@@ -82,8 +124,7 @@ export function diffRecords(
   const changed: ReplayChange[] = [];
   let unchanged = 0;
   for (const r of after) {
-    const list = waiting.get(keyOf(r));
-    const match = list?.shift();
+    const match = takeMatch(waiting.get(keyOf(r)), r);
     if (!match) added.push(r);
     else if (recordChanged(match, r)) changed.push({ before: match, after: r });
     else unchanged++;
@@ -118,9 +159,7 @@ export function diffRecords(
       changed: changed.length,
       unchanged,
     },
-    byType: [...byType.values()].sort(
-      (a, b) => a.measure.localeCompare(b.measure) || a.type.localeCompare(b.type),
-    ),
+    byType: [...byType.values()].sort((a, b) => text(a.measure, b.measure) || text(a.type, b.type)),
     added: added.slice(0, rowLimit),
     removed: removed.slice(0, rowLimit),
     changed: changed.slice(0, rowLimit),

@@ -1,15 +1,15 @@
 /**
- * The incidents a change would add, remove and change. Pure: the records of both sides are grouped by the
- * grouping every cycle uses (lib/incidents/plan.ts `planIncidents`: same result, windows that meet, the
- * same series or a related one that explains the change), nothing is explained or stored, and the groups
- * of the stored records are matched with those of the replayed ones as incidents keep their ids
- * (lib/incidents/identity.ts: most shared members, one to one). Both sides are grouped alike, so a
- * definition that changes nothing changes no incident.
+ * The incidents a change would add, remove, change, split and merge. Pure: the records of both sides are
+ * grouped by the grouping every cycle uses (lib/incidents/plan.ts `planIncidents`: same result, windows
+ * that meet, the same series or a related one that explains the change), nothing is explained or stored,
+ * and the groups of the stored records are matched with those of the replayed ones by the records they
+ * share. Both sides are grouped alike, so a definition that changes nothing changes no incident.
  */
 import { fromEpochDay, toEpochDay } from '../calendar/days';
 import type { MemberRecord } from '../incidents/grouping';
 import { matchPrevious, sameKeys } from '../incidents/identity';
 import { INCIDENT_DEFAULTS, planIncidents } from '../incidents/plan';
+import { byRecord, inOrder } from './diff';
 import type { ReplayIncident, ReplayIncidentDiff, ReplayRecord } from './types';
 
 /** A record's stable key, as incidents name their members (series, measure, type, start). */
@@ -75,13 +75,64 @@ export function groupIncidents(
   }));
 }
 
+const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const newestFirst = (a: ReplayIncident, b: ReplayIncident) =>
-  b.startDate.localeCompare(a.startDate) || b.size - a.size || a.head.seriesId - b.head.seriesId;
+  text(b.startDate, a.startDate) || b.size - a.size || byRecord(a.head, b.head);
 
 /**
- * Matches the incidents of the stored records (`before`) with those of the replayed ones (`after`):
- * an unmatched stored one is removed, an unmatched replayed one added, a matched one whose members
- * differ changed (with how many joined and left).
+ * The stored groups (`was`) and the replayed ones (`now`) that share records, as connected parts: each
+ * part's stored and replayed groups (indices). A group that shares no record with the other side is a
+ * part of its own.
+ */
+function partsOf(was: readonly Group[], now: readonly Group[]): Array<{ was: number[]; now: number[] }> {
+  const owner = new Map<string, number>();
+  was.forEach((g, j) => {
+    for (const k of g.keys) owner.set(k, j);
+  });
+  // Union-find over stored groups 0..W-1 and replayed groups W..W+N-1.
+  const up = Array.from({ length: was.length + now.length }, (_, i) => i);
+  const find = (i: number): number => {
+    while (up[i] !== i) i = up[i] = up[up[i]];
+    return i;
+  };
+  now.forEach((g, i) => {
+    for (const k of g.keys) {
+      const j = owner.get(k);
+      if (j !== undefined) up[find(was.length + i)] = find(j);
+    }
+  });
+  const parts = new Map<number, { was: number[]; now: number[] }>();
+  const partOf = (i: number) => {
+    const root = find(i);
+    let p = parts.get(root);
+    if (!p) parts.set(root, (p = { was: [], now: [] }));
+    return p;
+  };
+  for (let j = 0; j < was.length; j++) partOf(j).was.push(j);
+  for (let i = 0; i < now.length; i++) partOf(was.length + i).now.push(i);
+  return [...parts.values()];
+}
+
+/** The stored incidents a replayed group shares records with (their ids, those that have one). */
+function storedIdsOf(g: Group, was: readonly Group[], part: readonly number[]): number[] {
+  const keys = new Set(g.keys);
+  const ids = part
+    .filter((j) => was[j].keys.some((k) => keys.has(k)))
+    .map((j) => was[j].incident.storedId)
+    .filter((id): id is number => id !== null);
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
+
+/**
+ * Matches the incidents of the stored records (`before`) with those of the replayed ones (`after`) by the
+ * records they share: a stored group sharing none is removed, a replayed one sharing none added; one
+ * stored and one replayed group sharing records are the same incident, changed when their members
+ * differ (with how many joined and left); one stored group whose records now fall into several replayed
+ * ones is split, several stored into one replayed merged, and several into several regrouped. Each
+ * replayed incident of a split, merge or regrouping names the stored incidents it shares records with
+ * (`storedIds`); the one a cycle would give a stored id to (most shared members, lib/incidents/identity.ts)
+ * carries it as `storedId`. Both sides are put in one order first (byRecord), so the answer does not
+ * depend on the order the records were read in.
  */
 export function diffIncidents(
   before: readonly ReplayRecord[],
@@ -89,52 +140,88 @@ export function diffIncidents(
   codesOf: (seriesId: number) => Int32Array | undefined,
   rowLimit: number,
 ): ReplayIncidentDiff {
-  const was = groupIncidents(before, codesOf);
-  const now = groupIncidents(after, codesOf);
+  const was = groupIncidents(inOrder(before), codesOf);
+  const now = groupIncidents(inOrder(after), codesOf);
   const match = matchPrevious(
     now.map((g) => g.keys),
     was.map((g, id) => ({ id, memberKeys: g.keys })),
   );
-  const taken = new Set<number>();
-  const added: ReplayIncident[] = [];
-  const changed: ReplayIncidentDiff['changed'] = [];
-  let unchanged = 0;
-  now.forEach((g, i) => {
-    const j = match[i];
-    if (j < 0) {
-      added.push(g.incident);
-      return;
-    }
-    taken.add(j);
-    const prev = was[j];
-    if (sameKeys(prev.keys, g.keys)) {
-      unchanged++;
-      return;
-    }
-    const old = new Set(prev.keys);
-    const fresh = new Set(g.keys);
-    changed.push({
-      before: prev.incident,
-      after: { ...g.incident, storedId: prev.incident.storedId },
-      joined: g.keys.filter((k) => !old.has(k)).length,
-      left: prev.keys.filter((k) => !fresh.has(k)).length,
-    });
+  const replayed = (i: number) => ({
+    ...now[i].incident,
+    storedId: match[i] < 0 ? null : was[match[i]].incident.storedId,
   });
-  const removed = was.filter((_, j) => !taken.has(j)).map((g) => g.incident);
-  added.sort(newestFirst);
-  removed.sort(newestFirst);
-  changed.sort((a, b) => newestFirst(a.after, b.after));
+  const out = emptyDiff(was.length, now.length);
+  for (const part of partsOf(was, now)) {
+    const [j] = part.was;
+    const [i] = part.now;
+    if (part.now.length === 0) out.removed.push(was[j].incident);
+    else if (part.was.length === 0) out.added.push(now[i].incident);
+    else if (part.was.length === 1 && part.now.length === 1) {
+      if (sameKeys(was[j].keys, now[i].keys)) {
+        out.counts.unchanged++;
+        continue;
+      }
+      const old = new Set(was[j].keys);
+      const fresh = new Set(now[i].keys);
+      out.changed.push({
+        before: was[j].incident,
+        after: replayed(i),
+        joined: now[i].keys.filter((k) => !old.has(k)).length,
+        left: was[j].keys.filter((k) => !fresh.has(k)).length,
+      });
+    } else {
+      const kind = part.was.length === 1 ? 'split' : part.now.length === 1 ? 'merged' : 'regrouped';
+      out.regrouped.push({
+        kind,
+        before: part.was.map((x) => was[x].incident).sort(newestFirst),
+        after: part.now
+          .map((x) => ({ ...replayed(x), storedIds: storedIdsOf(now[x], was, part.was) }))
+          .sort(newestFirst),
+      });
+    }
+  }
+  return finish(out, rowLimit);
+}
+
+function emptyDiff(before: number, after: number): ReplayIncidentDiff {
   return {
     counts: {
-      before: was.length,
-      after: now.length,
-      added: added.length,
-      removed: removed.length,
-      changed: changed.length,
-      unchanged,
+      before,
+      after,
+      added: 0,
+      removed: 0,
+      changed: 0,
+      unchanged: 0,
+      split: 0,
+      merged: 0,
+      regrouped: 0,
     },
-    added: added.slice(0, rowLimit),
-    removed: removed.slice(0, rowLimit),
-    changed: changed.slice(0, rowLimit),
+    added: [],
+    removed: [],
+    changed: [],
+    regrouped: [],
+  };
+}
+
+/** Counts the lists, puts each newest first and cuts it to the row limit. */
+function finish(d: ReplayIncidentDiff, rowLimit: number): ReplayIncidentDiff {
+  d.added.sort(newestFirst);
+  d.removed.sort(newestFirst);
+  d.changed.sort((a, b) => newestFirst(a.after, b.after));
+  d.regrouped.sort((a, b) => newestFirst(a.after[0], b.after[0]));
+  Object.assign(d.counts, {
+    added: d.added.length,
+    removed: d.removed.length,
+    changed: d.changed.length,
+    split: d.regrouped.filter((r) => r.kind === 'split').length,
+    merged: d.regrouped.filter((r) => r.kind === 'merged').length,
+    regrouped: d.regrouped.filter((r) => r.kind === 'regrouped').length,
+  });
+  return {
+    counts: d.counts,
+    added: d.added.slice(0, rowLimit),
+    removed: d.removed.slice(0, rowLimit),
+    changed: d.changed.slice(0, rowLimit),
+    regrouped: d.regrouped.slice(0, rowLimit),
   };
 }

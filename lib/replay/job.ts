@@ -23,6 +23,7 @@ async function withCategories(db: Database, view: DataViewRecord, result: Replay
     ...result.changed.flatMap((c) => [c.before, c.after]),
     ...[...result.incidents.added, ...result.incidents.removed].map((i) => i.head),
     ...result.incidents.changed.flatMap((c) => [c.before.head, c.after.head]),
+    ...result.incidents.regrouped.flatMap((g) => [...g.before, ...g.after].map((i) => i.head)),
   ];
   const names = (view.definition.categories ?? []).map((c) => c.name);
   const cats = await readSeriesCategories(
@@ -71,11 +72,12 @@ export async function runReplayJob(
   const i = result.incidents.counts;
   return {
     ...c,
-    incidents: { added: i.added, removed: i.removed, changed: i.changed },
+    incidents: { added: i.added, removed: i.removed, changed: i.changed, split: i.split, merged: i.merged },
     detected: detection.records.length,
     ms: detection.run.ms,
     message:
       `replayed: ${c.added} added, ${c.removed} removed, ${c.changed} changed of ${c.before} anomalies; ` +
-      `incidents ${i.added} added, ${i.removed} removed, ${i.changed} changed of ${i.before}`,
+      `incidents ${i.added} added, ${i.removed} removed, ${i.changed} changed, ${i.split} split, ${i.merged} merged` +
+      `${i.regrouped ? `, ${i.regrouped} regrouped` : ''} of ${i.before}`,
   };
 }

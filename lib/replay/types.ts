@@ -58,6 +58,11 @@ export interface ReplayIncident {
   types: string[];
   /** The strongest record of its broadest series (with its categories). */
   head: ReplayRecord;
+  /**
+   * A replayed incident of a split, merge or regrouping: the stored incidents it shares records with
+   * (their ids; a stored group of records without an incident has none).
+   */
+  storedIds?: number[];
 }
 
 /** One incident found by both sides with other members: how many joined and how many left. */
@@ -68,7 +73,18 @@ export interface ReplayIncidentChange {
   left: number;
 }
 
-/** The incidents of the stored records and of the replayed ones, matched as incidents keep their ids. */
+/**
+ * Stored incidents whose records the replayed definition groups otherwise: one into several (`split`),
+ * several into one (`merged`), several into several (`regrouped`). Each list newest first.
+ */
+export interface ReplayIncidentRegroup {
+  kind: 'split' | 'merged' | 'regrouped';
+  before: ReplayIncident[];
+  /** Each with `storedIds`: the stored incidents of `before` it shares records with. */
+  after: ReplayIncident[];
+}
+
+/** The incidents of the stored records and of the replayed ones, matched by the records they share. */
 export interface ReplayIncidentDiff {
   counts: {
     before: number;
@@ -77,11 +93,16 @@ export interface ReplayIncidentDiff {
     removed: number;
     changed: number;
     unchanged: number;
+    /** Entries of `regrouped` by kind. */
+    split: number;
+    merged: number;
+    regrouped: number;
   };
   /** Newest start first, at most the row limit of each list (the counts are whole). */
   added: ReplayIncident[];
   removed: ReplayIncident[];
   changed: ReplayIncidentChange[];
+  regrouped: ReplayIncidentRegroup[];
 }
 
 /** What a changed definition would do to the view's anomalies, as a replay found it. */

@@ -92,4 +92,30 @@ describe('replay difference', () => {
     expect(kept.map((r) => r.startDate)).toEqual(['2024-01-02']);
     expect(keptRecords(stored, null, [{ index: 0, code: 'DOD' }])).toEqual([]);
   });
+
+  it('answers the same whatever order either side arrives in, and pairs records of one key by equality', () => {
+    // Prepare: two records of one series, type and day (a detector reporting both directions), and others.
+    const up = rec({ seriesId: 1, endDate: '2024-01-27', duration: 2 });
+    const down = rec({ seriesId: 1, result: 'Negative', actualValue: 50, changePct: -50, changeCum: -50 });
+    const before = [up, down, rec({ seriesId: 2, incidentId: 4 }), rec({ seriesId: 3, type: 'WOW' })];
+    const after = [rec({ seriesId: 3, type: 'WOW', predictedValue: 90 }), down, up, rec({ seriesId: 5 })];
+    // Act: the stored records read in two orders, the replayed ones in two.
+    const answers = [
+      diffRecords(before, after),
+      diffRecords([...before].reverse(), after),
+      diffRecords(before, [...after].reverse()),
+      diffRecords([before[2], before[0], before[3], before[1]], [after[1], after[3], after[0], after[2]]),
+    ];
+    // Assess: one answer, and the two records of series 1 are each matched with their equal.
+    for (const d of answers.slice(1)) expect(d).toEqual(answers[0]);
+    expect(answers[0].counts).toEqual({
+      before: 4,
+      after: 4,
+      added: 1,
+      removed: 1,
+      changed: 1,
+      unchanged: 2,
+    });
+    expect(answers[0].changed.map((c) => c.after.seriesId)).toEqual([3]);
+  });
 });

@@ -1309,7 +1309,7 @@ export type Replay = {
 };
 
 export type ReplayIncident = {
-  /** The stored incident most of its members belong to; null when none does */
+  /** The stored incident most of its members belong to; for a replayed incident, the stored one whose id a cycle would give it (most shared members); null when none */
   storedId: number | null;
   result: "Positive" | "Negative";
   startDate: string;
@@ -1319,6 +1319,16 @@ export type ReplayIncident = {
   measures: string[];
   types: string[];
   head: ReplayRecord;
+  /** A replayed incident of a split, merge or regrouping: the stored incidents it shares records with (a stored group of records without an incident has no id) */
+  storedIds?: number[];
+};
+
+export type ReplayIncidentRegroup = {
+  kind: "split" | "merged" | "regrouped";
+  /** The stored grouping's incidents, newest first */
+  before: ReplayIncident[];
+  /** The replayed grouping's incidents, newest first, each with storedIds */
+  after: ReplayIncident[];
 };
 
 export type ReplayRecord = {
@@ -1369,7 +1379,7 @@ export type ReplayResult = {
   }>;
   rowLimit: number;
   truncated: boolean;
-  /** The records of both sides grouped into incidents as a cycle groups them (nothing explained or stored), matched as incidents keep their ids: added, removed, and changed (other members), newest first, at most rowLimit of each list */
+  /** The records of both sides grouped into incidents as a cycle groups them (nothing explained or stored), matched by the records they share: added, removed, changed (other members), and split, merged or regrouped (regrouped, by kind), newest first, at most rowLimit of each list */
   incidents: {
     counts: {
       before: number;
@@ -1378,6 +1388,9 @@ export type ReplayResult = {
       removed: number;
       changed: number;
       unchanged: number;
+      split?: number;
+      merged?: number;
+      regrouped?: number;
     };
     added: ReplayIncident[];
     removed: ReplayIncident[];
@@ -1389,6 +1402,8 @@ export type ReplayResult = {
       /** Members of the stored grouping's incident the replayed one has not */
       left: number;
     }>;
+    /** Absent from a replay stored before splits and merges were told apart (its counts have no split, merged or regrouped either) */
+    regrouped?: ReplayIncidentRegroup[];
   };
   run: {
     series: number;
