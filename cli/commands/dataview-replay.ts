@@ -23,9 +23,15 @@ const rowColumns: Column<any>[] = [
   col('result', 'result'),
 ];
 
+/** A replayed incident of a split or merge: the stored incidents it shares records with. */
+const storedIdText = (r: any) =>
+  r.storedIds
+    ? `${r.storedId ?? 'new'} (shares ${r.storedIds.map((id: number) => `#${id}`).join(' ') || 'none'})`
+    : (r.storedId ?? '');
+
 const incidentColumns: Column<any>[] = [
   { header: 'incident', value: (r) => r.change },
-  { header: 'stored id', value: (r) => r.storedId ?? '' },
+  { header: 'stored id', value: storedIdText },
   { header: 'head series', value: (r) => categories(r.head) },
   { header: 'measures', value: (r) => r.measures.join(', ') },
   { header: 'types', value: (r) => r.types.join(', ') },
@@ -44,6 +50,21 @@ const byTypeColumns: Column<any>[] = [
   col('removed', 'removed'),
   col('changed', 'changed'),
 ];
+
+/** The incident counts, split and merged among them when the service tells them apart. */
+function incidentCounts(i: any): string {
+  const regrouped = i.split === undefined ? '' : `${i.split} split, ${i.merged} merged, `;
+  const other = i.regrouped ? `${i.regrouped} regrouped, ` : '';
+  return `${i.added} added, ${i.removed} removed, ${i.changed} changed, ${regrouped}${other}${i.unchanged} unchanged (${i.before} now, ${i.after} after)`;
+}
+
+/** A split or merge as rows: the stored incidents (was), then the replayed ones (now) with the stored ids they share records with. */
+function regroupedRows(list: any[]): any[] {
+  return list.flatMap((g) => [
+    ...g.before.map((x: any) => ({ ...x, change: `${g.kind}: was` })),
+    ...g.after.map((x: any) => ({ ...x, change: `${g.kind}: now` })),
+  ]);
+}
 
 export function registerDataViewReplay(dataviews: Command): void {
   dataviews
@@ -78,10 +99,7 @@ export function registerDataViewReplay(dataviews: Command): void {
         // A service from before incidents were regrouped answers no incident counts.
         const inc = r.incidents?.counts ? r.incidents : { added: [], removed: [], changed: [] };
         const i = r.incidents?.counts;
-        if (i)
-          out.line(
-            `Incidents: ${i.added} added, ${i.removed} removed, ${i.changed} changed, ${i.unchanged} unchanged (${i.before} now, ${i.after} after).`,
-          );
+        if (i) out.line(`Incidents: ${incidentCounts(i)}.`);
         out.line();
         out.table(r.byType, byTypeColumns, 'No anomalies before or after.');
         const incidents = [
@@ -91,6 +109,7 @@ export function registerDataViewReplay(dataviews: Command): void {
             ...x.after,
             change: `changed (+${x.joined} −${x.left})`,
           })),
+          ...regroupedRows(inc.regrouped ?? []),
         ];
         if (incidents.length > 0) {
           out.line();

@@ -76,9 +76,42 @@ describe(`service-cli dataviews replay on ${backendName}`, () => {
     });
     expect(r.code, explain(r)).toBe(0);
     expect(r.stdout, r.stdout).toMatch(
-      /Incidents: 0 added, 1 removed, 0 changed, 0 unchanged \(1 now, 0 after\)/,
+      /Incidents: 0 added, 1 removed, 0 changed, 0 split, 0 merged, 0 unchanged \(1 now, 0 after\)/,
     );
     expect(r.stdout).toMatch(/^removed +\d+ +country=all +value +DOD +2024-01-26 +2024-01-26 +3 +Positive/m);
+  });
+
+  it('prints two stored incidents a lower threshold merges into one, with the stored ids it shares', async () => {
+    // Prepare: CZ +100 % and DE +90 % on the 26th, FR flat and large: the total moves +15.8 %, under 30 %,
+    // so each country is an incident of its own; at 10 % the total is one too, and both explain it.
+    const merging = await loadedDetectionView(s.testDb.db, source, {
+      name: 'cli_replay_merge',
+      categories: [{ name: 'country' }],
+      detectors: [{ type: 'dod', params: { percentualChange: 30 } }],
+      series: [
+        { categories: { country: 'CZ' }, values: spikeTo(200) },
+        { categories: { country: 'DE' }, values: spikeTo(190) },
+        { categories: { country: 'FR' }, values: Array.from({ length: 28 }, () => 1000) },
+      ],
+    });
+    await s.call('POST', `/api/v1/dataviews/${merging}/jobs/process`, { auth: s.adminToken });
+    await queue.idle();
+    const yaml = await s.call('GET', `/api/v1/dataviews/${merging}`, {
+      auth: s.adminToken,
+      headers: { accept: 'application/yaml' },
+    });
+    const changed = String(yaml.body).replace('percentualChange: 30', 'percentualChange: 10');
+    // Act
+    const r = await cli.run(['dataviews', 'replay', String(merging), '--file', '-', '--interval', '1'], {
+      stdin: changed,
+    });
+    // Assess: one merge, the two stored incidents as they were and the one they become.
+    expect(r.code, explain(r)).toBe(0);
+    expect(r.stdout, r.stdout).toMatch(
+      /Incidents: 0 added, 0 removed, 0 changed, 0 split, 1 merged, 0 unchanged \(2 now, 1 after\)/,
+    );
+    expect(r.stdout.match(/^merged: was +\d+ +country=(CZ|DE)/gm)).toHaveLength(2);
+    expect(r.stdout).toMatch(/^merged: now +\d+ \(shares #\d+ #\d+\) +country=all +value +DOD +2024-01-26/m);
   });
 
   it('refuses a definition with a bad parameter, naming it', async () => {

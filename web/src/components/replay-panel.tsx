@@ -1,7 +1,8 @@
 /**
  * "What would change": the definition in the editor, not saved, replayed over the view's loaded history
  * (POST /dataviews/{id}/replay, a Replay job that publishes nothing), then the difference with the anomalies
- * stored now: counts, counts by type and measure, the incidents and records added, removed and changed, and
+ * stored now: counts, counts by type and measure, the incidents added, removed, changed, split and merged
+ * (replay-incidents.tsx), the records added, removed and changed, and
  * a chart of a record's series on demand.
  */
 import { Fragment, useState } from 'react';
@@ -10,16 +11,11 @@ import { addDays, categoriesText, fmt } from '../lib/format';
 import { detectorOf, type EditedDetector, editedDetectors } from '../lib/replay-detectors';
 import { SeriesChart, type SeriesPoint } from './series-chart';
 import type * as Api from '../lib/api-types.gen';
+import { Incidents } from './replay-incidents';
 import { Badge, Loading, Problem } from './ui';
 
 /** The replay's answers (schemas/responses/detection.schema.json). */
 type ReplayRecord = Api.ReplayRecord;
-
-type ReplayResult = Api.ReplayResult;
-
-type ReplayIncident = Api.ReplayIncident;
-
-type ReplayIncidents = ReplayResult['incidents'];
 
 type ReplayAnswer = Api.Replay;
 
@@ -81,81 +77,6 @@ function RowChart({
         windowTo={r.endDate}
         label={`${categoriesText(r.categories)} (${r.measure}), ${r.type} ${r.startDate} to ${r.endDate}`}
       />
-    </>
-  );
-}
-
-type IncidentRow = {
-  change: 'added' | 'removed' | 'changed';
-  incident: ReplayIncident;
-  joined?: number;
-  left?: number;
-};
-
-/** The incidents the change adds, removes and changes (the records of both sides grouped as a cycle groups them). */
-function Incidents({ viewId, diff }: { viewId: number; diff: ReplayIncidents }) {
-  const rows: IncidentRow[] = [
-    ...diff.added.map((x) => ({ change: 'added' as const, incident: x })),
-    ...diff.removed.map((x) => ({ change: 'removed' as const, incident: x })),
-    ...diff.changed.map((x) => ({
-      change: 'changed' as const,
-      incident: x.after,
-      joined: x.joined,
-      left: x.left,
-    })),
-  ];
-  const c = diff.counts;
-  return (
-    <>
-      <p className="replay-incident-counts">
-        Incidents: <strong>{c.added}</strong> added, <strong>{c.removed}</strong> removed,{' '}
-        <strong>{c.changed}</strong> changed, {c.unchanged} unchanged ({c.before} now, {c.after} after)
-      </p>
-      {rows.length > 0 && (
-        <div className="table-wrap">
-          <table className="list replay-incidents">
-            <thead>
-              <tr>
-                <th>Change</th>
-                <th>Incident</th>
-                <th>Broadest series</th>
-                <th>Types</th>
-                <th>Days</th>
-                <th>Records</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ change, incident: x, joined, left }) => (
-                <tr key={`${change}-${x.head.seriesId}-${x.head.measure}-${x.head.type}-${x.head.startDate}`}>
-                  <td>
-                    <Badge tone={TONE[change]}>{change}</Badge>
-                  </td>
-                  <td>
-                    {x.storedId === null ? (
-                      <span className="muted">new</span>
-                    ) : (
-                      <a href={`/incidents/${viewId}/${x.storedId}`}>#{x.storedId}</a>
-                    )}
-                  </td>
-                  <td className="wrap">
-                    {categoriesText(x.head.categories)}
-                    {x.measures.length > 1 || x.measures[0] !== 'value' ? ` (${x.measures.join(', ')})` : ''}
-                  </td>
-                  <td>{x.types.join(', ')}</td>
-                  <td>
-                    {x.startDate}
-                    {x.endDate === x.startDate ? '' : ` – ${x.endDate}`}
-                  </td>
-                  <td>
-                    {x.size}
-                    {change === 'changed' ? ` (${joined} joined, ${left} left)` : ''}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
     </>
   );
 }
