@@ -305,6 +305,14 @@ export async function combineSplitLoad(
   const sorted = (
     await r.run<{ id: number }>(`SELECT id FROM ${buildTableRef(schema, tag, 'ids')} ORDER BY id`)
   ).map((x) => Number(x.id));
+  // A combine delivered again (the last part's worker stopped after counting) starts its steps afresh.
+  await r.run(
+    `DROP TABLE IF EXISTS ${buildTableRef(schema, tag, 'stats')}, ${buildTableRef(schema, tag, 'all_series')}`,
+  );
+  if (!r.keysFirst)
+    await r.run(
+      `ALTER TABLE ${buildTableRef(schema, tag, 'data')} DROP CONSTRAINT IF EXISTS ${ident(`${buildTable(tag, 'data')}_pkey`)}`,
+    );
   const built = await finishSeries(r, schema, tag, sorted);
   const [n] = await r.run<{ n: number }>(countData(schema, tag));
   const [staged] = await r.run<{ n: number }>(`SELECT count(*)::float8 AS n FROM ${s}.${STAGE_TABLE}`);

@@ -6,7 +6,7 @@ import { jobs } from '../../../lib/db/tables/jobs';
 import { findJob, type JobRow } from '../../../lib/jobs/repository';
 import { type RunnerDeps, runJobAttempt } from '../../../lib/jobs/runner';
 import { loadJob, type LoadJobDeps, loadParts } from '../../../lib/pipeline/load-job';
-import { runLoadPart, type SplitDetail } from '../../../lib/pipeline/load-split';
+import { combineSplitLoad, runLoadPart, type SplitDetail } from '../../../lib/pipeline/load-split';
 import { readDeployedView } from '../../../lib/dataviews/scope';
 import { systemCaller } from '../../../lib/identity/caller';
 import type { OpenSource } from '../../../lib/pipeline/source';
@@ -133,6 +133,26 @@ describe(`a full load split into parts on ${backendName}`, () => {
       const d = { db: t.db, log: logger, openSource: source.open, batchSize: 50 };
       await runLoadPart(d, view, split, 1, signal);
       await runLoadPart(d, view, split, 2, signal);
+    });
+    expect(r.job.status).toBe('finished');
+    expect(await snapshot(again)).toEqual(await snapshot(whole));
+  });
+
+  it('a combine delivered again (its worker stopped before the swap) builds and swaps once', async () => {
+    const whole = await createDeployedView(t.db, { ...VIEW, name: 'whole3' });
+    const again = await createDeployedView(t.db, { ...VIEW, name: 'combine-again' });
+    await load(whole, 0);
+    const r = await load(again, 1, undefined, async (job) => {
+      const view = await readDeployedView(systemCaller(), t.db, again);
+      const split = (job.detail as { split: SplitDetail }).split;
+      const d = { db: t.db, log: logger, openSource: source.open, batchSize: 50 };
+      for (let i = 0; i < split.parts.length; i++) await runLoadPart(d, view, split, i, signal);
+      const stop = (step: string) => {
+        if (step === 'swap') throw new Error('worker stopped');
+      };
+      await expect(combineSplitLoad({ ...d, onBuildStep: stop }, job, view, split, signal)).rejects.toThrow(
+        'worker stopped',
+      );
     });
     expect(r.job.status).toBe('finished');
     expect(await snapshot(again)).toEqual(await snapshot(whole));
