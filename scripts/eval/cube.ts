@@ -11,6 +11,7 @@ import { fromEpochDay } from '../../lib/calendar/days';
 import { runFilterDefinition } from '../../lib/anomalies/run';
 import { DETECTOR_TYPES } from '../../lib/detection/params';
 import type { FilterDefinition, SortBy } from '../../lib/filters/types';
+import { MAX_CUSTOM_RANGE_DAYS } from '../../lib/filters/time-range';
 import { systemCaller } from '../../lib/identity/caller';
 import { systemClock } from '../../lib/shared/clock';
 import {
@@ -164,7 +165,8 @@ export async function runCube(env: ServiceEnv, name: string, options: CubeOption
     const body: Partial<FilterDefinition> & { mergeEvents?: boolean } = {
       name: 'eval',
       timeRange: 'Custom',
-      dateFrom: fromEpochDay(cube.day0),
+      // A Custom range covers at most MAX_CUSTOM_RANGE_DAYS: the ranking reads the last two years.
+      dateFrom: fromEpochDay(Math.max(cube.day0, cube.day0 + cube.days - MAX_CUSTOM_RANGE_DAYS)),
       dateTo: fromEpochDay(cube.day0 + cube.days - 1),
       dataViews: `eval / ${name}`,
       sortBy,

@@ -9,6 +9,7 @@ import { fromEpochDay } from '../../lib/calendar/days';
 import { runFilterDefinition } from '../../lib/anomalies/run';
 import { schemaNameFor } from '../../lib/dataset/ddl';
 import type { AnomalyRecord } from '../../lib/filters/types';
+import { MAX_CUSTOM_RANGE_DAYS } from '../../lib/filters/time-range';
 import { systemCaller } from '../../lib/identity/caller';
 import { buildIncidents } from '../../lib/incidents/step';
 import { runDetection } from '../../lib/process-job/start';
@@ -76,24 +77,34 @@ export async function incidentFigures(
     null,
   );
   const incidentMs = performance.now() - t0;
-  const query = async (extra: Record<string, unknown>) =>
-    (
-      await runFilterDefinition(
+  // A Custom range covers at most MAX_CUSTOM_RANGE_DAYS: the whole period in pieces, each row once (an
+  // incident or event that spans two pieces is the same row in both).
+  const query = async (extra: Record<string, unknown>) => {
+    const rows = new Map<string, AnomalyRecord>();
+    for (let from = like.day0; from < like.day0 + like.days; from += MAX_CUSTOM_RANGE_DAYS) {
+      const to = Math.min(from + MAX_CUSTOM_RANGE_DAYS, like.day0 + like.days) - 1;
+      const { anomalies } = await runFilterDefinition(
         { db: env.db, clock: systemClock, timeZone: 'UTC' },
         systemCaller(),
         {
           name: 'eval',
           timeRange: 'Custom',
-          dateFrom: fromEpochDay(like.day0),
-          dateTo: fromEpochDay(like.day0 + like.days - 1),
+          dateFrom: fromEpochDay(from),
+          dateTo: fromEpochDay(to),
           dataViews: `eval / ${name}`,
           sortBy: 'SIN',
           limit: 100_000,
           ...extra,
         },
         true,
-      )
-    ).anomalies;
+      );
+      for (const r of anomalies) {
+        const key = r.incident ? `i${r.incident.id}` : `r${r.id}`;
+        if (!rows.has(key)) rows.set(key, r);
+      }
+    }
+    return [...rows.values()];
+  };
   const after = scoreIncidents(like, rowsOf(like, await query({ incidents: true }), true), step.records);
   const before = scoreIncidents(like, rowsOf(like, await query({ mergeEvents: true }), false), step.records);
   // The next cycle over the same data, as a daily run meets it: incidents whose members and head are
@@ -247,5 +258,8 @@ export async function runRetailCube(env: ServiceEnv, name = 'cube_retail'): Prom
   const like = retailCubeLike(cube);
   const r = await incidentFigures(env, name, viewId, like, detectionMs);
   progress(`incidents built and scored (${r.after.incidents} incidents)`, t0);
+  process.stderr.write(
+    `eval ${name}: inexact root causes:\n  ${r.after.inexact.join('\n  ')}\neval ${name}: top 20:\n  ${r.after.top20Rows.join('\n  ')}\n`,
+  );
   return { ...r, series: cube.seriesCount };
 }
