@@ -17,7 +17,7 @@
  * 1,900 leaves does not buy a cause. The model with the best penalised score wins; its combinations,
  * strongest contribution first, up to the share `target` of the change, are the root causes.
  */
-import { codesKey, type Codes, cuboidsBelow, type Lattice, projectOnto } from './lattice';
+import { type Codes, codesKey, contains, cuboidsBelow, type Lattice, levelOf, projectOnto } from './lattice';
 import { criticalZ } from './normal';
 
 export interface LeafChange {
@@ -195,6 +195,99 @@ function fitCuboid(
   return best;
 }
 
+/** The leaves within `codes` and within none of `except`, summed into one element. */
+function elementOf(codes: Int32Array, leaves: readonly LeafChange[], except: readonly Codes[] = []): Element {
+  const e = emptyElement(codes);
+  for (const l of leaves)
+    if (contains(codes, l.codes) && !except.some((x) => contains(x, l.codes))) add(e, l);
+  return e;
+}
+
+/** `a` − `b` (b within a). */
+function minus(a: Element, b: Element): Element {
+  return {
+    codes: a.codes,
+    actual: a.actual - b.actual,
+    expected: a.expected - b.expected,
+    variance: a.variance - b.variance,
+    weight: a.weight - b.weight,
+    moment: a.moment - b.moment,
+  };
+}
+
+/** True when two causes moved alike: their ratios nearer each other than either is to the rest's. */
+function alike(a: Element, b: Element, rest: number): boolean {
+  const ra = ratioOf(a);
+  const rb = ratioOf(b);
+  return Math.abs(ra - rb) < Math.min(Math.abs(ra - rest), Math.abs(rb - rest));
+}
+
+/**
+ * One step up from `e`: the combination without one of the categories it fixes beyond `broad` (never a
+ * parent category whose child stays fixed), when the siblings that step adds moved with `e` (giving them
+ * `e`'s ratio instead of the rest's improves their fit by more than one test's price) and it holds no
+ * other cause that moved otherwise. The step whose
+ * siblings fit best, or null.
+ */
+function stepUp(
+  lattice: Lattice,
+  e: Element,
+  others: readonly Element[],
+  ctx: { broad: Codes; leaves: readonly LeafChange[]; rest: number; sign: number; lambda1: number },
+): Element | null {
+  const { broad, leaves, rest, sign, lambda1 } = ctx;
+  let best: Element | null = null;
+  let bestGain = lambda1;
+  // The broad series itself is no step up: a cause stays a part of it.
+  if (levelOf(e.codes) - levelOf(broad) < 2) return null;
+  for (let k = 0; k < e.codes.length; k++) {
+    if (e.codes[k] === 0 || broad[k] !== 0) continue;
+    if (lattice.parents.some((p, child) => p === k && e.codes[child] !== 0)) continue;
+    const codes = Int32Array.from(e.codes);
+    codes[k] = 0;
+    // A step never swallows another cause that moved otherwise (a second event beside this one).
+    if (others.some((o) => contains(codes, o.codes) && !alike(o, e, rest))) continue;
+    const siblings = elementOf(codes, leaves, [e.codes]);
+    if (siblings.weight <= 1e-12) continue;
+    const r = ratioOf(siblings);
+    if (sign * (r - rest) <= 0) continue;
+    // How much better the siblings fit `e`'s ratio than the rest's (χ²).
+    const gain = siblings.weight * ((r - rest) ** 2 - (r - ratioOf(e)) ** 2);
+    if (gain > bestGain) [best, bestGain] = [elementOf(codes, leaves), gain];
+  }
+  return best;
+}
+
+/**
+ * The chosen combinations as general as the data allows (a department that spiked on every channel is
+ * the department, though a second cause needed the department × channel cuboid), each climbed while its
+ * siblings moved with it; a combination within another is left out (the other's change holds it).
+ */
+export function generalise(
+  lattice: Lattice,
+  chosen: readonly Element[],
+  totals: Element,
+  leaves: readonly LeafChange[],
+  sign: number,
+  lambda1: number,
+): Element[] {
+  const rest = ratioOf(chosen.reduce((acc, e) => minus(acc, e), totals));
+  const ctx = { broad: totals.codes, leaves, rest, sign, lambda1 };
+  const out = chosen.map((e) => {
+    const others = chosen.filter((o) => o !== e);
+    let g = e;
+    for (let up = stepUp(lattice, g, others, ctx); up !== null; up = stepUp(lattice, g, others, ctx)) g = up;
+    return g;
+  });
+  const seen = new Set<string>();
+  return out.filter((e, i) => {
+    const key = codesKey(e.codes);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return !out.some((o, j) => j !== i && codesKey(o.codes) !== key && contains(o.codes, e.codes));
+  });
+}
+
 /** Median of χ² with one degree of freedom. */
 const CHI2_MEDIAN = 0.4549;
 
@@ -267,7 +360,8 @@ export function explainChange(
     1,
   );
   if (best === null) return broadAnswer;
-  const ordered = [...best.chosen].sort(
+  const general = generalise(lattice, best.chosen, totals, leaves, sign, lambda1);
+  const ordered = [...general].sort(
     (a, b) => sign * (b.actual - b.expected) - sign * (a.actual - a.expected),
   );
   const causes: Cause[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Lattice } from '../../../lib/incidents/lattice';
-import { explainChange, type LeafChange } from '../../../lib/incidents/root-cause';
+import { elementsOn, explainChange, generalise, type LeafChange } from '../../../lib/incidents/root-cause';
 import { makeNormal, makeRng } from '../../../scripts/synthetic/rng';
 
 // district (2) → hotel (2 each), room type (2), channel (3): 24 leaves. Codes start at 1 (0 = all).
@@ -100,6 +100,26 @@ describe('root cause of a change', () => {
     expect(x.causes.map((c) => named(c.codes)).sort()).toEqual([
       [0, 0, 0, 1],
       [0, 0, 0, 3],
+    ]);
+  });
+
+  it('climbs a chosen combination while its siblings moved with it, never over another cause', () => {
+    // Room type 2 doubled on every channel; room type 1 rose by 30 % on channel 1 only. Chosen on room
+    // type × channel, room type 2's channels are room type 2; room type 1 on channel 1 stays (channel 1
+    // would swallow room type 2's part of it, which moved otherwise).
+    const exact: LeafChange[] = leafSpecs().map(({ codes, expected }) => ({
+      codes,
+      expected,
+      actual: expected * (codes[2] === 2 ? 2 : codes[2] === 1 && codes[3] === 1 ? 1.3 : 1),
+      variance: expected,
+    }));
+    const elements = elementsOn(TOTAL, [2, 3], exact);
+    const chosen = elements.filter((e) => e.codes[2] === 2 || e.codes[3] === 1);
+    const totals = elementsOn(TOTAL, [], exact)[0];
+    const general = generalise(lattice, chosen, totals, exact, 1, 6.6);
+    expect(general.map((e) => named(e.codes)).sort()).toEqual([
+      [0, 0, 1, 1],
+      [0, 0, 2, 0],
     ]);
   });
 
