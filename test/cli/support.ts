@@ -5,9 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registeredRoutes } from '../../functions/http/registry';
+import { vi } from 'vitest';
 import type { TestService } from '../support/service';
 
 const BIN = fileURLToPath(new URL('../../bin/service-cli.js', import.meta.url));
+
+// Each case is a journey of a dozen CLI processes (a Node start each): on a loaded machine (load 15-20 in CI
+// beside other work) one took over 60 s. The files that run the CLI give their cases four minutes.
+vi.setConfig({ testTimeout: 240_000 });
 
 export interface CliResult {
   code: number;
