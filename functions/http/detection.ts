@@ -4,6 +4,7 @@ import { recalculateBaselines } from '../../lib/process-job/baseline-rebuild';
 import { type DetectorPreviewBody, previewDetector } from '../../lib/series-explorer/detector-preview';
 import { httpHandler } from '../../lib/http/handler';
 import { intParam, optionalDate } from '../../lib/http/params';
+import { replaySeriesChart } from '../../lib/series-explorer/replay-chart';
 import { seriesChart } from '../../lib/series-explorer/series-chart';
 import type { Route } from '../../lib/http/router';
 
@@ -51,11 +52,36 @@ export const routes: Route[] = [
         measure: query.measure || undefined,
       }),
   },
+  {
+    method: 'GET',
+    path: '/api/v1/dataviews/{id}/replay/{jobId}/series/{seriesId}',
+    access: 'admin',
+    tag,
+    summary:
+      "A replayed record's chart: daily values of one series with the expected values of the replayed definition's detector of `type` (at `detectorIndex` when of that type), computed with that definition's params, special dates and analysis window; the saved definition's when the replayed one has no detector of the type (`definition` says which)",
+    handle: async ({ caller, params, query }) =>
+      replaySeriesChart(
+        await getContainer(),
+        caller,
+        id(params),
+        intParam(params.jobId, 'jobId'),
+        intParam(params.seriesId, 'seriesId'),
+        {
+          type: query.type,
+          measure: query.measure || undefined,
+          detectorIndex: query.detectorIndex,
+          dateFrom: optionalDate(query.dateFrom, 'dateFrom'),
+          dateTo: optionalDate(query.dateTo, 'dateTo'),
+        },
+      ),
+  },
 ];
 
 /** The paths under /api/v1/dataviews that this function serves instead of the data views function. */
 export function servesPath(path: string): boolean {
-  return /^\/api\/v1\/dataviews\/[^/]+\/(baselines|preview-detector|series\/[^/]+)\/?$/.test(path);
+  return /^\/api\/v1\/dataviews\/[^/]+\/(baselines|preview-detector|series\/[^/]+|replay\/[^/]+\/series\/[^/]+)\/?$/.test(
+    path,
+  );
 }
 
 export const handler = httpHandler(routes, getContainer);

@@ -107,6 +107,7 @@ export const RESPONSES: Record<string, ResponseDoc> = {
   'POST /api/v1/dataviews/{id}/baselines': { schema: ref('baseline-rebuild') },
   'POST /api/v1/dataviews/{id}/preview-detector': { schema: ref('detector-preview-answer') },
   'GET /api/v1/dataviews/{id}/series/{seriesId}': { schema: ref('series-chart') },
+  'GET /api/v1/dataviews/{id}/replay/{jobId}/series/{seriesId}': { schema: ref('replay-series-chart') },
   'GET /api/v1/dataviews/{id}/explorer/tree': { schema: ref('explorer-node') },
   'GET /api/v1/dataviews/{id}/explorer/search': { schema: ref('explorer-search') },
   'GET /api/v1/dataviews/{id}/explorer/series/{seriesId}': { schema: ref('explorer-series') },

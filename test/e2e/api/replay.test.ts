@@ -144,11 +144,58 @@ describe(`replay of a changed definition on ${backendName}`, () => {
     expect(answer.body.result.removed).toEqual([]);
   });
 
+  it("a replayed record's chart is drawn with the replayed definition's special dates and params", async () => {
+    // Prepare: the edit makes the 26th a special date (no anomaly that day) and DOD 50 %.
+    const def = (await withThreshold(50)) as { analysis: Record<string, unknown> };
+    def.analysis.specialDates = ['2024-01-26'];
+    const queued = await s.call('POST', `/api/v1/dataviews/${view}/replay`, { auth: admin(), body: def });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+    await queue.idle();
+    const result = (
+      await s.call('GET', `/api/v1/dataviews/${view}/replay/${queued.body.id}`, { auth: admin() })
+    ).body.result;
+    const cz = result.removed.find((r: Rec) => r.categories?.country === 'DE');
+    expect(cz, JSON.stringify(result.removed)).toBeDefined();
+    // Act: the chart of DE's removed record, and the saved view's chart of the same series.
+    const q = `type=${cz.type}&detectorIndex=${cz.detectorIndex}&dateFrom=2024-01-20&dateTo=2024-01-28`;
+    const chart = await s.call(
+      'GET',
+      `/api/v1/dataviews/${view}/replay/${queued.body.id}/series/${cz.seriesId}?${q}`,
+      { auth: admin() },
+    );
+    const saved = await s.call('GET', `/api/v1/dataviews/${view}/series/${cz.seriesId}?${q}`, {
+      auth: admin(),
+    });
+    // Assess: the chart is the replayed definition's (its calendar and params): DE's +40 % is under its 50 %.
+    expect(chart.status, JSON.stringify(chart.body)).toBe(200);
+    expect(chart.body.definition).toBe('replayed');
+    const day = (points: Array<{ date: string; flag: number }>) =>
+      points.find((p) => p.date === '2024-01-26');
+    expect(day(saved.body.points)?.flag).toBe(1);
+    expect(day(chart.body.points)?.flag).toBe(0);
+    // A bad type names the field; another view's or an unknown replay is not found.
+    const bad = await s.call(
+      'GET',
+      `/api/v1/dataviews/${view}/replay/${queued.body.id}/series/${cz.seriesId}?type=nope`,
+      { auth: admin() },
+    );
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('type');
+    const missing = await s.call(
+      'GET',
+      `/api/v1/dataviews/${view}/replay/999999/series/${cz.seriesId}?type=dod`,
+      {
+        auth: admin(),
+      },
+    );
+    expect(missing.status).toBe(404);
+  });
+
   it('status shows the replay job, and loads and detection are not held up by it', async () => {
     const status = await s.call('GET', `/api/v1/dataviews/${view}/status`, { auth: admin() });
     expect(status.body.jobs.replay).toMatchObject({ kind: 'Replay', status: 'finished' });
     const jobs = await s.call('GET', `/api/v1/jobs?dataViewId=${view}&kind=Replay`, { auth: admin() });
-    expect(jobs.body.length).toBe(5);
+    expect(jobs.body.length).toBe(6);
     expect(jobs.body[0].message).toMatch(/added/);
     // A replay waiting in the queue does not stop a load from being queued.
     const waiting = await s.call('POST', `/api/v1/dataviews/${view}/replay`, {

@@ -8,7 +8,6 @@
 import { Fragment, useState } from 'react';
 import { api, qs } from '../lib/api';
 import { addDays, categoriesText, fmt } from '../lib/format';
-import { detectorOf, type EditedDetector, editedDetectors } from '../lib/replay-detectors';
 import { SeriesChart, type SeriesPoint } from './series-chart';
 import type * as Api from '../lib/api-types.gen';
 import { Incidents } from './replay-incidents';
@@ -25,54 +24,39 @@ const TONE = { added: 'green', removed: 'red', changed: 'amber' } as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (v: number | null) => (v === null ? '—' : `${fmt(Math.round(v * 10) / 10)} %`);
 
-type Points = { points: SeriesPoint[]; edited: boolean };
-
 /**
- * The series around a record with the expectation of the edited definition's detector of its type (the
- * detector preview, with the params in the editor); the saved definition's when the edited one has none.
+ * The series around a record with the expectation of the replayed definition's detector of its type,
+ * computed with the replayed definition throughout (its params, special dates and analysis window:
+ * GET /dataviews/{id}/replay/{jobId}/series/{seriesId}); the saved definition's when the replayed one has
+ * no detector of the type.
  */
-function RowChart({
-  viewId,
-  r,
-  detectors,
-}: {
-  viewId: number;
-  r: ReplayRecord;
-  detectors: EditedDetector[];
-}) {
-  const [data, setData] = useState<Points | null>(null);
+function RowChart({ viewId, jobId, r }: { viewId: number; jobId: number; r: ReplayRecord }) {
+  const [data, setData] = useState<Api.ReplaySeriesChart | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const dateFrom = addDays(r.startDate, -28);
-  const dateTo = addDays(r.endDate, 7);
   if (data === null && error === null) {
-    const detector = detectorOf(detectors, r);
-    const measure = r.measure === 'value' ? {} : { measure: r.measure };
-    const load: Promise<Points> = detector
-      ? api<Api.DetectorPreviewAnswer>('POST', `/dataviews/${viewId}/preview-detector`, {
-          seriesId: r.seriesId,
-          detector: { type: detector.type, params: detector.params ?? {} },
-          ...measure,
-        }).then((a) => ({
-          points: a.points.filter((p) => p.date >= dateFrom && p.date <= dateTo),
-          edited: true,
-        }))
-      : api<Api.SeriesChart>(
-          'GET',
-          `/dataviews/${viewId}/series/${r.seriesId}${qs({ dateFrom, dateTo, type: r.type, ...measure })}`,
-        ).then((a) => ({ points: a.points, edited: false }));
-    load.then(setData, setError);
+    const q = {
+      type: r.type,
+      detectorIndex: String(r.detectorIndex),
+      dateFrom: addDays(r.startDate, -28),
+      dateTo: addDays(r.endDate, 7),
+      ...(r.measure === 'value' ? {} : { measure: r.measure }),
+    };
+    api<Api.ReplaySeriesChart>(
+      'GET',
+      `/dataviews/${viewId}/replay/${jobId}/series/${r.seriesId}${qs(q)}`,
+    ).then(setData, setError);
   }
   if (error) return <Problem error={error} />;
   if (!data) return <Loading what="Loading the series" />;
   return (
     <>
       <p className="muted replay-chart-note">
-        {data.edited
-          ? `Expected: the edited ${r.type} detector's, with the parameters in the editor.`
+        {data.definition === 'replayed'
+          ? `Expected: the edited ${r.type} detector's, with the edited definition's parameters, special dates and analysis window.`
           : `Expected: the saved definition's ${r.type} detector's (the edited definition has no ${r.type} detector).`}
       </p>
       <SeriesChart
-        points={data.points}
+        points={data.points as SeriesPoint[]}
         windowFrom={r.startDate}
         windowTo={r.endDate}
         label={`${categoriesText(r.categories)} (${r.measure}), ${r.type} ${r.startDate} to ${r.endDate}`}
@@ -81,7 +65,7 @@ function RowChart({
   );
 }
 
-function Rows({ viewId, rows, detectors }: { viewId: number; rows: Row[]; detectors: EditedDetector[] }) {
+function Rows({ viewId, jobId, rows }: { viewId: number; jobId: number; rows: Row[] }) {
   const [open, setOpen] = useState<number | null>(null);
   if (rows.length === 0) return <p className="muted">No anomaly is added, removed or changed.</p>;
   return (
@@ -135,7 +119,7 @@ function Rows({ viewId, rows, detectors }: { viewId: number; rows: Row[]; detect
                 {open === i && (
                   <tr className="detail-row">
                     <td colSpan={8}>
-                      <RowChart viewId={viewId} r={r} detectors={detectors} />
+                      <RowChart viewId={viewId} jobId={jobId} r={r} />
                     </td>
                   </tr>
                 )}
@@ -151,15 +135,12 @@ function Rows({ viewId, rows, detectors }: { viewId: number; rows: Row[]; detect
 export function ReplayPanel({ viewId, text }: { viewId: number; text: string }) {
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<ReplayAnswer | null>(null);
-  /** The detectors of the text replayed (the editor may change after the button was pressed). */
-  const [detectors, setDetectors] = useState<EditedDetector[]>([]);
   const [error, setError] = useState<unknown>(null);
 
   const run = async () => {
     setBusy(true);
     setError(null);
     setAnswer(null);
-    setDetectors(editedDetectors(text));
     try {
       const job = await api<Api.Job>('POST', `/dataviews/${viewId}/replay`, text, { yaml: true });
       for (;;) {
@@ -236,7 +217,7 @@ export function ReplayPanel({ viewId, text }: { viewId: number; text: string }) 
               </tbody>
             </table>
           )}
-          <Rows viewId={viewId} rows={rows} detectors={detectors} />
+          <Rows viewId={viewId} jobId={answer.job.id} rows={rows} />
           {r.truncated && (
             <p className="muted">At most {r.rowLimit} rows of each kind are shown; the counts are whole.</p>
           )}

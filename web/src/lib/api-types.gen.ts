@@ -1419,6 +1419,25 @@ export type ReplayResult = {
   };
 };
 
+export type ReplaySeriesChart = {
+  dataViewId: number;
+  seriesId: number;
+  categories: {
+    [key: string]: string | null;
+  };
+  type: string | null;
+  measure: "value" | "count" | "ratio";
+  points: Array<{
+    date: string;
+    value: number;
+    expected: number | null;
+    flag: number;
+    filled: boolean;
+  }>;
+  /** Whose detector and calendar the expectation is */
+  definition: "replayed" | "saved";
+};
+
 export type SeriesChart = {
   dataViewId: number;
   seriesId: number;
