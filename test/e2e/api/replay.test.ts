@@ -76,7 +76,7 @@ describe(`replay of a changed definition on ${backendName}`, () => {
     const processed = await s.call('POST', `/api/v1/dataviews/${view}/jobs/process`, { auth: admin() });
     expect(processed.status).toBe(202);
     await queue.idle();
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await queue.stop();
     await source.stop();
