@@ -2,7 +2,7 @@
  * "What would change", in Debian's chromium against `npm start` with the demo: the admin lowers the DOD
  * threshold and raises the spike threshold of the demo view in the editor, and before saving sees the
  * anomalies and incidents the change would add and remove, with a record's chart on demand (the edited
- * detector's expectation). Nothing is saved.
+ * definition's expectation). Nothing is saved.
  * UPDATE_SCREENSHOTS=1 also writes docs/screenshots/replay-what-would-change.png.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -99,16 +99,14 @@ describe.skipIf(!hasChromium)(
       expect(Number(iRemoved) + Number(iChanged), incidentText).toBeGreaterThan(0);
       expect(await panel.locator('table.replay-incidents tbody tr').count()).toBeGreaterThan(0);
 
-      // A record's series on demand, with the expectation of the edited detector (its params in the editor).
-      const preview = page.waitForRequest((r) => r.url().includes('/preview-detector'));
+      // A record's series on demand, with the expectation of the edited detector computed with the
+      // definition the replay ran (its params, special dates and analysis window).
+      const chart = page.waitForResponse((r) => /\/replay\/\d+\/series\/\d+/.test(r.url()));
       await rows.filter({ hasText: 'removed' }).first().getByRole('button', { name: 'Chart' }).click();
-      const sent = (await preview).postDataJSON() as { detector: { type: string; params: any } };
-      if (sent.detector.type.toLowerCase() === 'dod') expect(sent.detector.params.percentualChange).toBe(25);
-      else
-        expect(sent.detector).toMatchObject({
-          type: expect.stringMatching(/^spike$/i),
-          params: { threshold: 8 },
-        });
+      const answer = await chart;
+      expect(answer.status()).toBe(200);
+      expect(new URL(answer.url()).searchParams.get('detectorIndex')).toMatch(/^\d+$/);
+      expect(((await answer.json()) as { definition: string }).definition).toBe('replayed');
       await panel.locator('.replay-chart-note', { hasText: 'the edited' }).waitFor();
       await panel.locator('svg').first().waitFor();
       await shot(page, 'replay-what-would-change');
