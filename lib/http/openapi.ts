@@ -165,6 +165,10 @@ export const QUERY_DOC: Record<string, { schema: Record<string, unknown>; descri
     description: 'Only jobs of this kind',
   },
   type: { schema: str, description: "Detector type (e.g. DOD); default the view's first detector" },
+  detectorIndex: {
+    schema: int(0),
+    description: "Position of the detector among the definition's detectors (0 = first), when of `type`",
+  },
   measure: {
     schema: { enum: ['value', 'count', 'ratio'] },
     description: 'The measure to draw (default value)',

@@ -242,6 +242,10 @@ describe(`every answer matches the OpenAPI document on ${backendName}`, () => {
     const replay = await ok('POST', `/api/v1/dataviews/${view}/replay`, { body: stored });
     await queue.idle();
     await ok('GET', `/api/v1/dataviews/${view}/replay/${replay.body.id}`);
+    await ok(
+      'GET',
+      `/api/v1/dataviews/${view}/replay/${replay.body.id}/series/${seriesId}?type=DOD&detectorIndex=0&dateFrom=2024-01-20&dateTo=2024-02-10`,
+    );
     await ok('GET', `/api/v1/dataviews/${view}/explorer/tree`);
     await ok('GET', `/api/v1/dataviews/${view}/explorer/tree?c.country=CZ&dimension=city&limit=10`);
     await ok('GET', `/api/v1/dataviews/${view}/explorer/search?q=br`);
