@@ -120,6 +120,9 @@ describe.skipIf(!hasChromium)(`web UI journeys on ${backendName}`, () => {
     await go(page, 'Data views');
     await page.getByRole('link', { name: 'New data view' }).click();
     const editor = page.getByLabel('Definition (YAML, schemaVersion 3)');
+    // The page settles first (the definition's schema arrives and reconfigures the editor): a fill during that, on
+    // a loaded machine, once landed beside the starter text instead of replacing it.
+    await page.waitForLoadState('networkidle');
     await editor.fill(SALES_YAML.replace('name: daily_sales', 'name: daily sales'));
     await page.getByRole('button', { name: 'Create data view' }).click();
     const errors = page.getByRole('list', { name: 'Definition errors' });
