@@ -180,20 +180,25 @@ export function linked(a: MemberRecord, b: MemberRecord, opts: GroupingOptions):
   return explains(specific, broad, opts.minExplained) || alike(specific, broad);
 }
 
+/** The sets of the union-find over indices 0..n−1, each in index order. */
+function groupsOf(n: number, uf: UnionFind): number[][] {
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const root = uf.find(i);
+    const g = groups.get(root);
+    if (g) g.push(i);
+    else groups.set(root, [i]);
+  }
+  return [...groups.values()];
+}
+
 /**
  * The echo-only groups (every record a Peer or Mix record) join the event they echo: the largest
  * (by total change) opposite-direction record of another group beside whose branch they stand. Only
  * groups of echoes move, each to one event, so an echo never links two events.
  */
 function attachEchoes(records: readonly MemberRecord[], uf: UnionFind, opts: GroupingOptions): void {
-  const byRoot = new Map<number, number[]>();
-  records.forEach((_, i) => {
-    const root = uf.find(i);
-    const g = byRoot.get(root);
-    if (g) g.push(i);
-    else byRoot.set(root, [i]);
-  });
-  const echoOnly = [...byRoot.values()].filter((g) => g.every((i) => RELATIVE.has(records[i].type)));
+  const echoOnly = groupsOf(records.length, uf).filter((g) => g.every((i) => RELATIVE.has(records[i].type)));
   const moves: [number, number][] = [];
   for (const group of echoOnly) {
     let best = -1;
@@ -226,14 +231,7 @@ export function groupRecords(
     }
   }
   attachEchoes(records, uf, opts);
-  const groups = new Map<number, number[]>();
-  records.forEach((_, i) => {
-    const root = uf.find(i);
-    const g = groups.get(root);
-    if (g) g.push(i);
-    else groups.set(root, [i]);
-  });
-  return [...groups.values()];
+  return groupsOf(records.length, uf);
 }
 
 /**
