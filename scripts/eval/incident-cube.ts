@@ -28,6 +28,8 @@ export interface CubeLike {
   expectedValue: Float64Array;
   expectedCount: Float64Array;
   injections: CubeInjectionLike[];
+  /** The generator's noise variance of leaf l's count on day t (without injections). */
+  countVariance(l: number, t: number): number;
   overlaps(a: SeriesKey, b: SeriesKey): boolean;
   /** How much injection k moved series `key` over its days (|Σ injected − Σ expected| / Σ expected). */
   movedShare(k: number, key: SeriesKey, measure: 'value' | 'count'): number;
@@ -103,6 +105,8 @@ export function hotelCubeLike(cube: Cube, categories: CubeLike['categories']): C
       end: inj.end,
       factor: inj.factor,
     })),
+    // Bookings are Poisson.
+    countVariance: (l, t) => cube.base[l * cube.days + t],
     overlaps: overlapsKey,
     movedShare: (k, key, measure) => movedShareOf(like, k, key, measure),
     levelOf: (key) => levelName(categories, key),
@@ -141,6 +145,11 @@ export function retailCubeLike(cube: RetailCube): CubeLike {
     expectedValue: cube.expectedValue,
     expectedCount: cube.expectedCount,
     injections: cube.injections.map((inj) => ({ ...inj, key: [...inj.key] })),
+    // Gamma-Poisson orders (the shared shocks of ±2–4 % left out).
+    countVariance: (l, t) => {
+      const m = cube.expectedCount[l * cube.days + t];
+      return m + (m * m) / cube.shape[l];
+    },
     overlaps: overlapsKey,
     movedShare: (k, key, measure) => movedShareOf(like, k, key, measure),
     levelOf: (key) => levelName(RETAIL_CATEGORIES, key),

@@ -39,13 +39,37 @@ export interface IncidentFigures {
   returned: number;
   byLevel: LevelFigure[];
   leafAsCause: [number, number];
+  /** Leaf injections whose change is at least EVIDENT_Z of the leaf's own noise, and of those named as root causes. */
+  leafEvident: [number, number];
+  /** The leaf injections no incident names as a root cause: their size and what the rows over them name. */
+  leafMissed: string[];
   unexplainedTop20: string[];
   inexact: string[];
   /** The top 20 rows with the injection each is explained by (for diagnosis). */
   top20Rows: string[];
 }
 
+/**
+ * The evidence of a leaf injection on its own leaf: its change in events over the window in units of the
+ * generator's own noise of that sum (|Σ expected × (factor − 1)| / √Σ variance). What any detector could
+ * see at best, knowing the leaf's true level.
+ */
+export function leafEvidence(cube: CubeLike, inj: CubeLike['injections'][number]): number {
+  const l = cube.leaves.findIndex((x) => same(x, inj.key));
+  if (l < 0) return 0;
+  let change = 0;
+  let variance = 0;
+  for (let t = inj.start; t <= inj.end; t++) {
+    change += cube.expectedCount[l * cube.days + t] * (inj.factor - 1);
+    variance += cube.countVariance(l, t);
+  }
+  return variance > 0 ? Math.abs(change) / Math.sqrt(variance) : 0;
+}
+
 const same = (a: SeriesKey, b: SeriesKey) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** A leaf injection this many noise units strong on its own leaf is evident (a detector's threshold is 4–5). */
+export const EVIDENT_Z = 5;
 
 export function scoreIncidents(cube: CubeLike, rows: IncidentRow[], records: number): IncidentFigures {
   const ranked = [...rows].sort((a, b) => b.sin - a.sin);
@@ -89,11 +113,28 @@ export function scoreIncidents(cube: CubeLike, rows: IncidentRow[], records: num
     levels.set(level, f);
   });
   const leafInjections = cube.injections.filter((inj) => cube.levelOf(inj.key) === 'leaf');
-  const leafFound = leafInjections.filter((inj) =>
-    rows.some(
-      (r) => inj.start <= r.end + 1 && r.start - 1 <= inj.end && r.causes.some((c) => same(c, inj.key)),
-    ),
-  ).length;
+  const near = (inj: (typeof leafInjections)[number], r: IncidentRow) =>
+    inj.start <= r.end + 1 && r.start - 1 <= inj.end;
+  const isFound = (inj: (typeof leafInjections)[number]) =>
+    rows.some((r) => near(inj, r) && r.causes.some((c) => same(c, inj.key)));
+  const leafFound = leafInjections.filter(isFound).length;
+  const evident = leafInjections.filter((inj) => leafEvidence(cube, inj) >= EVIDENT_Z);
+  const leafMissed = leafInjections
+    .filter((inj) => !isFound(inj))
+    .map((inj) => {
+      const l = cube.leaves.findIndex((x) => same(x, inj.key));
+      let count = 0;
+      for (let t = inj.start; t <= inj.end; t++) count += cube.expectedCount[l * cube.days + t];
+      const days = inj.end - inj.start + 1;
+      const z = leafEvidence(cube, inj);
+      const over = rows.filter((r) => near(inj, r) && cube.overlaps(r.broad, inj.key));
+      return `${inj.kind} ${cube.keyText(inj.key)} d${inj.start}..${inj.end} (${days} d) ×${inj.factor.toFixed(2)} ${(count / days).toFixed(1)}/day, Δ ${(count * (inj.factor - 1)).toFixed(0)} events, z ${z.toFixed(1)}; rows over it: ${
+        over
+          .slice(0, 3)
+          .map((r) => `[${cube.keyText(r.broad)} ${r.label ?? ''}]`)
+          .join(' ') || 'none'
+      }`;
+    });
   return {
     incidents: rows.length,
     records,
@@ -102,6 +143,8 @@ export function scoreIncidents(cube: CubeLike, rows: IncidentRow[], records: num
     returned: ranked.length,
     byLevel: [...levels.values()].sort((a, b) => a.level.localeCompare(b.level)),
     leafAsCause: [leafFound, leafInjections.length],
+    leafEvident: [evident.filter(isFound).length, evident.length],
+    leafMissed,
     unexplainedTop20: ranked
       .slice(0, 20)
       .map((r, i) => (match[i] < 0 ? `${cube.keyText(r.broad)} d${r.start}..${r.end} ${r.label ?? ''}` : ''))

@@ -17,7 +17,7 @@ import { systemClock } from '../../lib/shared/clock';
 import { DETECTOR_TYPES } from '../../lib/detection/params';
 import { generateRetailCube, RETAIL_CATEGORIES, RETAIL_CUBE } from '../synthetic/retail-cube';
 import { type CubeLike, retailCubeLike, type SeriesKey } from './incident-cube';
-import { type IncidentFigures, type IncidentRow, scoreIncidents } from './incident-score';
+import { EVIDENT_Z, type IncidentFigures, type IncidentRow, scoreIncidents } from './incident-score';
 import { createView, loadAndDetect, type ServiceEnv, writeSourceTable } from './service';
 
 export interface IncidentResult {
@@ -118,6 +118,9 @@ export async function incidentFigures(
     { id: viewId, source: { schema: schemaNameFor(viewId), fill: 'zero' }, categories: like.categories },
     2,
   );
+  process.stderr.write(
+    `eval ${name}: inexact root causes:\n  ${after.inexact.join('\n  ')}\neval ${name}: top 20:\n  ${after.top20Rows.join('\n  ')}\neval ${name}: leaf injections not named as a root cause:\n  ${after.leafMissed.join('\n  ')}\n`,
+  );
   const steady = {
     detectionMs: nextDetectionMs,
     incidentMs: performance.now() - t1,
@@ -175,7 +178,7 @@ export function incidentTargets(
     value: `${pct(leafFound, leafAll)} (${leafFound}/${leafAll}; before, found on their own series as events: ${pct(
       r.before.byLevel.find((l) => l.level === 'leaf')?.found ?? 0,
       leafAll,
-    )})`,
+    )}; of those at least ${EVIDENT_Z} times the leaf's own noise: ${r.after.leafEvident[0]}/${r.after.leafEvident[1]})`,
     pass: leafAll > 0 && leafFound / leafAll >= 0.6,
   });
   out.push({
@@ -210,7 +213,7 @@ export function renderIncidents(r: IncidentResult): string {
   }
   lines.push(
     '',
-    `Leaf injections found as root causes: ${r.after.leafAsCause[0]}/${r.after.leafAsCause[1]}.`,
+    `Leaf injections found as root causes: ${r.after.leafAsCause[0]}/${r.after.leafAsCause[1]}; of those whose change is at least ${EVIDENT_Z} times the leaf's own noise over the window: ${r.after.leafEvident[0]}/${r.after.leafEvident[1]}.`,
     '',
   );
   if (r.after.unexplainedTop20.length)
@@ -258,8 +261,5 @@ export async function runRetailCube(env: ServiceEnv, name = 'cube_retail'): Prom
   const like = retailCubeLike(cube);
   const r = await incidentFigures(env, name, viewId, like, detectionMs);
   progress(`incidents built and scored (${r.after.incidents} incidents)`, t0);
-  process.stderr.write(
-    `eval ${name}: inexact root causes:\n  ${r.after.inexact.join('\n  ')}\neval ${name}: top 20:\n  ${r.after.top20Rows.join('\n  ')}\n`,
-  );
   return { ...r, series: cube.seriesCount };
 }

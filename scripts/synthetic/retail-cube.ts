@@ -84,6 +84,8 @@ export interface RetailCube {
   injections: RetailInjection[];
   specialDates: SpecialDatesConfig;
   seriesCount: number;
+  /** Each leaf's gamma shape: its daily orders vary as mean + mean² / shape (before the shared shocks). */
+  shape: Float64Array;
 }
 
 const inKey = (key: RetailKey, leaf: RetailKey) => key.every((c, i) => c === 0 || c === leaf[i]);
@@ -329,6 +331,7 @@ export function generateRetailCube(o: RetailOptions): RetailCube {
     rowCount,
     rows,
     injections,
+    shape,
     specialDates: {
       specialPeriods: [
         { start: '11.20', end: '12.31', impact: 'both' },
