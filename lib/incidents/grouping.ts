@@ -61,6 +61,9 @@ class UnionFind {
   }
 }
 
+/** The measure that is value ÷ count (lib/process-job/ratio.ts): not a sum over the leaves. */
+const RATIO = 'ratio';
+
 /** Types whose actual and predicted values are not in the measure's units (Cardinality counts children). */
 const NOT_IN_UNITS = new Set(['Cardinality']);
 
@@ -274,14 +277,23 @@ export function headOf(records: readonly MemberRecord[], all: readonly number[])
       break;
     }
   }
-  // The strongest record of that series, one in the measure's units when there is one.
+  // The strongest record of that series: one in the measure's units when there is one, then one of an
+  // additive measure (value, count) before a ratio of them. The change of a sum is the sum of its leaves'
+  // changes; an aggregate's ratio (value per event) also moves when only the mix moved (one dear
+  // department's orders doubled), which no leaf's own ratio shows, so the ratio cannot be explained
+  // from the leaves when the value can.
   const series = records[best].seriesId;
-  const rank = (i: number) => [inUnits(records[i]) ? 1 : 0, records[i].sin ?? -1];
+  const rank = (i: number) => [
+    inUnits(records[i]) ? 1 : 0,
+    records[i].measure === RATIO ? 0 : 1,
+    records[i].sin ?? -1,
+  ];
+  let bestRank = rank(best);
   for (const i of members) {
     if (records[i].seriesId !== series) continue;
-    const [u, s] = rank(i);
-    const [bu, bs] = rank(best);
-    if (u > bu || (u === bu && s > bs)) best = i;
+    const r = rank(i);
+    const k = r.findIndex((x, j) => x !== bestRank[j]);
+    if (k >= 0 && r[k] > bestRank[k]) [best, bestRank] = [i, r];
   }
   return best;
 }

@@ -139,6 +139,20 @@ describe('grouping records into incidents', () => {
     expect(groups).toContainEqual(gap.map((r) => r.id));
   });
 
+  it('heads an incident by the value, not by a stronger ratio record of the same series', () => {
+    // A dear department's orders doubled: the total's value rose, and its value per order rose by the mix
+    // alone (every leaf kept its own prices), with a slightly higher SIN.
+    const rs = [
+      rec(TOTAL, { measure: 'ratio', type: 'Spike', daily: 10, sin: 2.09 }),
+      rec(TOTAL, { type: 'DT', daily: 40, sin: 2.05 }),
+      rec([0, 0, 1], { type: 'DT', daily: 35, sin: 1.1 }),
+    ];
+    expect(together(rs)).toHaveLength(1);
+    const head = rs[headOf(rs, groupRecords(rs)[0])];
+    expect(head.codes).toEqual(Int32Array.from(TOTAL));
+    expect(head.measure).toBe('value');
+  });
+
   it('joins a Cardinality record with the child that went missing', () => {
     const rs = [
       rec(H1, { type: 'Cardinality', actualValue: 1, predictedValue: 2, changeCum: -1 }),
