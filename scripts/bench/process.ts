@@ -4,7 +4,8 @@
  * time of each phase and the peak memory for two shard sizes. The view (about 10,000 series ×
  * 3 years: country → region, and product) is written straight into its dataset tables.
  * Options: --url postgres://… (default DATABASE_URL or the local test server), --products N (89 → 9,990
- * series), --days N (1096), --shards 2000,1000,250, --keep (keep the database for the next run).
+ * series), --days N (1096), --shards 2000,1000,250, --keep (keep the database for the next run),
+ * --db-prefix NAME (the database's prefix, default bench).
  * `--hotel`: the end-to-end bench's hotel cube instead (scripts/synthetic/cube.ts, 3,978 series × 1,096 days,
  * value and count), loaded through the pgsql connector and the load job, with the e2e's detectors (dod, wow,
  * spike, dt, changepoint, gap on their defaults); the view is kept between runs (--fresh loads it again).
@@ -41,7 +42,9 @@ const SHARDS = (opt('--shards') ?? '2000,1000,250').split(',').map(Number);
 const KEEP = argv.includes('--keep');
 const HOTEL = argv.includes('--hotel');
 const FRESH = argv.includes('--fresh');
-const DB_NAME = HOTEL ? 'bench_process_hotel' : `bench_detection_${PRODUCTS}_${DAYS}`;
+// --db-prefix names the bench's database (default bench).
+const DB_PREFIX = opt('--db-prefix') ?? 'bench';
+const DB_NAME = HOTEL ? `${DB_PREFIX}_process_hotel` : `${DB_PREFIX}_detection_${PRODUCTS}_${DAYS}`;
 const HOTEL_DETECTORS = ['dod', 'wow', 'spike', 'dt', 'changepoint', 'gap'] as const;
 const CATEGORIES = [
   { name: 'country', label: 'Country' },

@@ -3,7 +3,7 @@
  * PostgreSQL source table, read through the pgsql connector (1) bare, counting rows (`stream`), (2) checked and coded (`code`), and (3) as a
  * load reads it (`stage`): every row checked against the source query rules, categories coded, batches appended to a
  * staging table in a second database on the same server. Prints seconds and rows/s per step.
- * `DATABASE_URL=postgres://… npm run bench -- read [--steps stream,code,stage] [--runs 2] [--refill]`
+ * `DATABASE_URL=postgres://… npm run bench -- read [--steps stream,code,stage] [--runs 2] [--refill] [--db-prefix bench]`
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -23,8 +23,6 @@ import {
 import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from '../synthetic/cube';
 
 const TABLE = 'hotel_bookings';
-const SOURCE_DB = 'bench_read_source';
-const SERVICE_DB = 'bench_read_service';
 const QUERY = `SELECT day, district, hotel, room_type, channel, revenue, bookings FROM ${TABLE}`;
 const BATCH = 10_000;
 
@@ -33,6 +31,10 @@ const opt = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
+// --db-prefix names the bench's two databases (default bench: bench_read_source, bench_read_service).
+const DB_PREFIX = opt('--db-prefix') ?? 'bench';
+const SOURCE_DB = `${DB_PREFIX}_read_source`;
+const SERVICE_DB = `${DB_PREFIX}_read_service`;
 
 function dbUrl(base: string, name: string): string {
   const u = new URL(base);

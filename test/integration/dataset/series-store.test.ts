@@ -158,7 +158,7 @@ describe(`reading a view's series on ${backendName}`, () => {
     await expect(read(t.db, [2], [])).rejects.toThrow(/not empty/);
   });
 
-  it('reads many series on PGlite in statements of their own, the same blocks as one statement', async () => {
+  it('reads many series on PGlite in statements of their own, the same blocks as one statement (a binary COPY on PostgreSQL)', async () => {
     const many = Array.from({ length: 100 }, (_, i) => 101 + i);
     for (const id of many)
       await put(
@@ -183,7 +183,9 @@ describe(`reading a view's series on ${backendName}`, () => {
     expect(asked.length).toBe(1 + Math.ceil(reversed.length / PGLITE_READ_SERIES));
     asked.length = 0;
     const whole = await read(spy(t.db, 'postgres'), reversed, ['value', 'count']);
-    expect(asked.length).toBe(2);
+    // On a PostgreSQL server the chunks come through a binary COPY (not a statement of `rows`).
+    const chunkStatements = backendName === 'postgres' ? 0 : 1;
+    expect(asked.length).toBe(1 + chunkStatements);
     expect(chunked).toEqual(whole);
     // Only the window's chunks: then the last chunk before them too (the window's chunk starts after the
     // view's first day), each in statements of PGLITE_READ_SERIES series.
@@ -197,7 +199,7 @@ describe(`reading a view's series on ${backendName}`, () => {
     expect(asked.length).toBe(1 + Math.ceil(reversed.length / PGLITE_READ_SERIES));
     asked.length = 0;
     expect(await only(spy(t.db, 'postgres'))).toEqual(windowed);
-    expect(asked.length).toBe(2);
+    expect(asked.length).toBe(1 + chunkStatements);
     expect(windowed).toEqual(whole);
     expect(chunked[0].values[0 * DAYS + 3]).toBe(200 * 10 + 3);
     expect(chunked[0].valuePerEvent?.[99]).toBeCloseTo((101 * 10 * DAYS + 45) / 15, 9);
