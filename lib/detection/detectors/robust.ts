@@ -71,15 +71,19 @@ function warmUp(
   special: Uint8Array | null,
   win: { push(value: number): void },
   relative: boolean,
+  weights?: Float64Array,
+  weightRef = 0,
 ): void {
   cleanWarmup(c, x, start, stop, threshold, minRel, special);
   for (let u = start + 7; u < stop; u++) {
     if (special !== null && special[u] !== 0) continue;
     const exp = sameWeekdayMean(c, u, 4, start);
     if (Number.isNaN(exp)) continue;
+    // A ratio's residuals are weighed by their events, as the detector's loop weighs them.
+    const wf = weights === undefined ? 1 : ratioWeight(weights, weightRef, u);
     if (relative) {
-      if (exp > 0) win.push(c[u] / exp - 1);
-    } else win.push(Math.abs(c[u] - exp));
+      if (exp > 0) win.push((c[u] / exp - 1) * wf);
+    } else win.push(Math.abs(c[u] - exp) * wf);
   }
 }
 
@@ -243,6 +247,22 @@ function expectationVariance(weeks: number): number {
 let poissonSpread = 1;
 
 /**
+ * The factor by which a ratio's residual on day t is weighed before it is judged or joins the noise
+ * window: the inverse of its standard deviation in units of a day's at the mean events w_ref. The day
+ * is an average of w_t events (variance w_ref / w_t) and its expectation a levelled mean of a few weeks'
+ * days (expectationVariance − 1, about 0.36 with four weeks), so
+ *
+ *   factor = sqrt(expectationVariance / (w_ref / w_t + expectationVariance − 1))
+ *
+ * (1 at the mean events; a day of few bookings is a noisy average, one of many is not judged as if its
+ * expectation were exact).
+ */
+function ratioWeight(weights: Float64Array, weightRef: number, t: number): number {
+  const w = weights[t];
+  return w > 0 && weightRef > 0 ? Math.sqrt(poissonSpread / (weightRef / w + poissonSpread - 1)) : 0;
+}
+
+/**
  * Whether a spike still stands against an expectation that includes the same time of the previous
  * years (year-before.ts): its z-score scaled to the change left, the business threshold and the tail
  * test again. Either way the day's expectation includes the years before from now on (reported against
@@ -298,14 +318,17 @@ function dtBeyondYears(
   const expected = exp * Math.exp(s);
   years.add(t, s);
   return (
-    quartiles.flag(xt / expected - 1) !== 0 &&
+    quartiles.flag(
+      (xt / expected - 1) *
+        (input.weights === undefined ? 1 : ratioWeight(input.weights, input.weightRef, t)),
+    ) !== 0 &&
     Math.abs(xt - expected) >= POISSON_K * Math.sqrt(expected * input.unit) &&
     tailNoise.unusual(xt - expected, expected, DT_TAIL_K * sensitivity, t)
   );
 }
 
 function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array {
-  const { x, special, start, end } = input;
+  const { x, special, start, end, weights, weightRef } = input;
   const e = ws.expected;
   const f = ws.flags;
   const c = ws.clean;
@@ -330,7 +353,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
   level.invalidate();
   years.reset();
   const warmEnd = openWarmup(input, span, ws);
-  if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false);
+  if (warmEnd < end) warmUp(c, x, start, warmEnd, threshold, minRel, special, win, false, weights, weightRef);
   let pendingDay = -1;
   let pendingSign = 0;
   for (let t = warmEnd; t < end; t++) {
@@ -338,6 +361,8 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     const exp = levelledMean(c, t, span, start);
     const isSpecial = special !== null && special[t] !== 0;
     const r = xt - exp;
+    // A ratio's residual is weighed by the events behind it (ratioWeight).
+    const rw = weights === undefined ? r : r * ratioWeight(weights, weightRef, t);
     let flag = 0;
     let report = 0;
     // The noise scale is needed only for a change big enough to count (most days are not).
@@ -345,7 +370,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     if (win.size >= minScores && Math.abs(r) >= minRel * Math.abs(exp)) {
       const k = threshold * PAIR_FACTOR;
       // One z-score for both tests: the spike's threshold and the pair's lower one.
-      const z = spikeZ(r, exp, win, k, threshold, input.unit);
+      const z = spikeZ(rw, exp, win, k, threshold, input.unit);
       flag = z > threshold ? 1 : z < -threshold ? -1 : 0;
       // One of the series' usual bursts is not reported, but stays out of the baseline.
       if (flag !== 0 && tailNoise.unusual(r, exp, threshold, t)) {
@@ -379,7 +404,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
     // Reported only when material; baselines are cleaned of the day either way.
     f[t] = exp >= minVolume ? report : 0;
     c[t] = cleanValue(xt, exp, flag, isSpecial);
-    if (!isSpecial && !Number.isNaN(r)) win.push(Math.abs(r));
+    if (!isSpecial && !Number.isNaN(r)) win.push(Math.abs(rw));
     // A quiet day outside a run leaves the tracker as it is: skip the call.
     const accept = (flag !== 0 || tracker.length !== 0) && tracker.step(flag, t, adaptAfter, isSpecial);
     if (flag !== 0 && !isSpecial && !Number.isNaN(r)) tracker.pushes++;
@@ -399,7 +424,7 @@ function runSpike(input: RunInput, p: SpikeParams, ws: Workspace): Float64Array 
 }
 
 function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
-  const { x, special, start, end } = input;
+  const { x, special, start, end, weights, weightRef } = input;
   const e = ws.expected;
   const f = ws.flags;
   const c = ws.clean;
@@ -421,7 +446,9 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
   level.invalidate();
   years.reset();
   const warmEnd = openWarmup(input, span, ws);
-  if (warmEnd < end) warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true);
+  poissonSpread = expectationVariance(weeks);
+  if (warmEnd < end)
+    warmUp(c, x, start, warmEnd, WARMUP_THRESHOLD, WARMUP_MIN_REL, special, win, true, weights, weightRef);
   for (let t = warmEnd; t < end; t++) {
     const xt = x[t];
     const isSpecial = special !== null && special[t] !== 0;
@@ -431,6 +458,7 @@ function runDt(input: RunInput, p: DtParams, ws: Workspace): Float64Array {
     let rel = Number.NaN;
     if (exp > 0) {
       rel = xt / exp - 1;
+      if (weights !== undefined) rel *= ratioWeight(weights, weightRef, t);
       // A count must also move beyond its Poisson noise (3 sqrt(expected)).
       if (win.size >= minScores && Math.abs(xt - exp) >= POISSON_K * Math.sqrt(exp * input.unit)) {
         flag = win.flag(rel);

@@ -128,6 +128,30 @@ describe('the ratio measure', () => {
     ).toBeGreaterThan(0);
   });
 
+  it('weighs each day by its events in the noise of Spike and DT: a price move on busy days is news', () => {
+    // A group fills the hotel for two days (4× the bookings) at a rate 20 % below (Spike) or 30 % above
+    // (DT, whose fences are wider) the usual: on 80–120 bookings a day that is several times the noise
+    // of an average rate; on the usual 20–30 bookings it is not.
+    const cases = [
+      { type: 'spike', events: 30, price: 0.8 },
+      { type: 'dt', events: 20, price: 1.3 },
+    ] as const;
+    for (const { type, events, price } of cases) {
+      const busy = hotel({ events, price: [300, 301, price], volume: [300, 301, 4] });
+      const found = detectSeries(ratio(busy), [{ type }]);
+      expect(
+        found.some((a) => a.startDay - DAY0 <= 301 && a.endDay - DAY0 >= 300),
+        type,
+      ).toBe(true);
+      expect(
+        found.filter((a) => a.endDay - DAY0 < 299 || a.startDay - DAY0 > 302),
+        type,
+      ).toEqual([]);
+      const usual = hotel({ events, price: [300, 301, price] });
+      expect(detectSeries(ratio(usual), [{ type }]), type).toEqual([]);
+    }
+  });
+
   it('judges the same days whatever the unit of the value', () => {
     const h = hotel({ price: [250, 270, 0.75] });
     const days = (s: SeriesInput) =>
