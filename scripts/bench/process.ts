@@ -228,7 +228,7 @@ async function createHotelView(db: Database, url: string): Promise<DataViewRecor
     new AbortController().signal,
   );
   console.log(
-    `hotel cube loaded: ${result.rows} rows, ${result.series} series (stream ${result.streamMs} ms, build ${result.buildMs} ms)`,
+    `hotel cube loaded: ${result.rows} rows, ${result.series} series (stream ${result.streamMs} ms, build ${result.buildMs} ms; steps ${JSON.stringify(result.buildSteps)})`,
   );
   return toDataView(row);
 }

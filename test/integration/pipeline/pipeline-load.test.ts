@@ -64,6 +64,13 @@ describe(`loading a data view on ${backendName}`, () => {
     const { result } = await load(id);
     expect(result).toMatchObject({ mode: 'full', rows: 2 });
     expect(await snapshot(id)).toEqual({ total: { 20240102: 20, 20240103: 30 }, intRows: 2 });
+    // The next int comes with its index on day and its statistics (on PostgreSQL built beside the series).
+    const s = schemaNameFor(id);
+    const [int] = await t.db.rows<{ indexed: boolean; tuples: number }>(
+      sql.raw(`SELECT to_regclass('${s}.int_day') IS NOT NULL AS indexed, reltuples::float8 AS tuples
+        FROM pg_class WHERE oid = '${s}."int"'::regclass`),
+    );
+    expect(int).toEqual({ indexed: true, tuples: 2 });
   });
 
   it('replaces the days from the minimum day of the batch in incremental mode', async () => {
@@ -121,6 +128,19 @@ describe(`loading a data view on ${backendName}`, () => {
       };
       await expect(load(id, { open: failing })).rejects.toThrow(/division by zero/);
       expect(await snapshot(id)).toEqual(before);
+    });
+
+    it('when the index of the next int cannot be built (on PostgreSQL it is built beside the series)', async () => {
+      const s = schemaNameFor(id);
+      // A relation of the index's name makes its CREATE INDEX fail.
+      await t.db.rows(sql.raw(`CREATE TABLE ${s}.int_stage_day (x int)`));
+      try {
+        await reset(`(20240101, 'a', 10), (20240103, 'c', 30)`);
+        await expect(load(id)).rejects.toThrow(/int_stage_day/);
+        expect(await snapshot(id)).toEqual(before);
+      } finally {
+        await t.db.rows(sql.raw(`DROP TABLE ${s}.int_stage_day`));
+      }
     });
 
     it('when a row breaks the source query rules, naming the row and the problem', async () => {
@@ -210,7 +230,17 @@ describe(`loading a data view on ${backendName}`, () => {
     };
 
     for (const buildChunked of [false, true]) {
-      for (const step of ['int', 'series', 'cat_map', 'data', 'days', 'all_series', 'analyze', 'swap']) {
+      for (const step of [
+        'int',
+        'series',
+        'cat_map',
+        'data',
+        'days',
+        'all_series',
+        'analyze',
+        'int_wait',
+        'swap',
+      ]) {
         it(`keeps the previous data and dictionary when the build fails at its ${step} step (${buildChunked ? 'short statements' : 'whole statements'})`, async () => {
           await expect(
             loadWith({
