@@ -336,7 +336,7 @@ export async function buildIncidents(
     };
   });
   const t3 = performance.now();
-  const ids = await writeIncidents(db, schema, rows, jobId);
+  const ids = await writeIncidents(db, schema, rows, jobId, new Map(previous.map((p) => [p.id, p])));
   const created = ids.filter((_, i) => rows[i].id === null);
   // Feedback given on an event reaches the members it gained since (docs/feedback.md).
   const feedbackCarried = await carryIncidentFeedback(

@@ -16,17 +16,21 @@ const SEQUENCE_DDL = (s: string) => `CREATE SEQUENCE IF NOT EXISTS ${s}.incident
 /** The tables and column incidents need, created on first use (views deployed before incidents existed). */
 export async function ensureIncidentTables(db: Database, schema: string): Promise<void> {
   const s = ident(schema);
-  const [{ t, c, e }] = await db.rows<{ t: number; c: number; e: number }>(sql`SELECT
-      (SELECT count(*)::int FROM information_schema.tables WHERE table_schema = ${schema} AND table_name = 'incidents') AS t,
-      (SELECT count(*)::int FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'all_anomalies' AND column_name = 'incident_id') AS c,
-      (SELECT count(*)::int FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'incidents' AND column_name = 'explained_from') AS e`);
-  if (Number(t) === 0) {
+  // From the catalog, not information_schema (a view over every table, slow on a server with many schemas).
+  const column = (table: string, name: string) =>
+    `EXISTS (SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('${`${s}.${table}`.replace(/'/g, "''")}')
+      AND attname = '${name}' AND NOT attisdropped)`;
+  const [{ t, c, e }] = await db.rows<{ t: boolean; c: boolean; e: boolean }>(
+    sql.raw(`SELECT to_regclass('${`${s}.incidents`.replace(/'/g, "''")}') IS NOT NULL AS t,
+      ${column('all_anomalies', 'incident_id')} AS c, ${column('incidents', 'explained_from')} AS e`),
+  );
+  if (!t) {
     await db.rows(sql.raw(INCIDENTS_DDL(s)));
     await db.rows(sql.raw(SEQUENCE_DDL(s)));
-  } else if (Number(e) === 0)
+  } else if (!e)
     // Tables of views deployed before incidents were split by their explanation.
     await db.rows(sql.raw(`ALTER TABLE ${s}.incidents ADD COLUMN IF NOT EXISTS explained_from text`));
-  if (Number(c) === 0)
+  if (!c)
     await db.rows(sql.raw(`ALTER TABLE ${s}.all_anomalies ADD COLUMN IF NOT EXISTS incident_id integer`));
 }
 
@@ -175,11 +179,66 @@ export interface StoredIncident {
   firstSeenJob: number | null;
   /** The group of records its explanation was computed for (a hash of their keys; null before splits). */
   explainedFrom: string | null;
+  /** What its row holds besides its id and first sighting (incidentContent): an unchanged row is not written again. */
+  content: string;
 }
+
+/** JSON with the keys of every object sorted (jsonb keeps its own key order). */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_, x) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.keys(x as object)
+            .sort()
+            .map((k) => [k, (x as Record<string, unknown>)[k]]),
+        )
+      : x,
+  );
+}
+
+/**
+ * The columns of an incident row that a cycle may change, but its broad series and root causes (JSON),
+ * as one text; ids and first sighting aside.
+ */
+export function incidentContent(r: {
+  result: string;
+  measures: readonly string[];
+  types: readonly string[];
+  start_date: string;
+  end_date: string;
+  size: number;
+  series_id: number;
+  head_series_id: number;
+  head_measure: string;
+  head_type: string;
+  head_start: string;
+  member_keys: readonly string[];
+  explained_from: string | null;
+}): string {
+  return [
+    r.result,
+    r.measures.join(','),
+    r.types.join(','),
+    r.start_date,
+    r.end_date,
+    Number(r.size),
+    Number(r.series_id),
+    Number(r.head_series_id),
+    r.head_measure,
+    r.head_type,
+    r.head_start,
+    r.explained_from ?? '',
+    r.member_keys.join('\n'),
+  ].join('|');
+}
+
+/** Same JSON (the same objects when an explanation was kept, else compared with sorted keys). */
+const sameJson = (a: unknown, b: unknown) => a === b || canonical(a) === canonical(b);
 
 export async function readStoredIncidents(db: Database, schema: string): Promise<StoredIncident[]> {
   const rows = await db.rows<Record<string, unknown>>(
-    sql.raw(`SELECT id, member_keys, head_series_id, head_measure, head_type, to_char(head_start, 'YYYY-MM-DD') AS head_start,
+    sql.raw(`SELECT id, result, measures, types, to_char(start_date, 'YYYY-MM-DD') AS start_date, to_char(end_date, 'YYYY-MM-DD') AS end_date,
+      size, series_id, member_keys, head_series_id, head_measure, head_type, to_char(head_start, 'YYYY-MM-DD') AS head_start,
       broad, root_causes, first_seen_at, first_seen_job, explained_from FROM ${ident(schema)}.incidents`),
   );
   return rows.map((r) => ({
@@ -191,6 +250,7 @@ export async function readStoredIncidents(db: Database, schema: string): Promise
     firstSeenAt: new Date(r.first_seen_at as string).toISOString(),
     firstSeenJob: num(r.first_seen_job),
     explainedFrom: (r.explained_from as string | null) ?? null,
+    content: incidentContent(r as unknown as Parameters<typeof incidentContent>[0]),
   }));
 }
 
@@ -214,18 +274,80 @@ export interface IncidentRow {
 
 const jsonText = (v: unknown) => JSON.stringify(v);
 
-/** Rows per statement when writing (short statements on the embedded database). */
-const CHUNK = 500;
+/** Rows per statement on the embedded database (short statements); PostgreSQL takes each step in one. */
+const PGLITE_ROWS = 500;
+
+/** `xs` in parts of `n` on PGlite, whole on PostgreSQL. */
+function partsOf<T>(db: Database, xs: readonly T[], n: number): T[][] {
+  if (db.kind !== 'pglite') return xs.length ? [[...xs]] : [];
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+/** The row of the incidents table for an incident row with its id. */
+function payloadOf(r: IncidentRow, id: number, jobId: number | null) {
+  return {
+    id,
+    result: r.result,
+    measures: r.measures,
+    types: r.types,
+    start_date: fromEpochDay(r.startDay),
+    end_date: fromEpochDay(r.endDay),
+    size: r.size,
+    series_id: r.broad.seriesId,
+    broad: r.broad,
+    root_causes: r.rootCauses,
+    head_series_id: r.head.seriesId,
+    head_measure: r.head.measure,
+    head_type: r.head.type,
+    head_start: fromEpochDay(r.head.startDay),
+    member_keys: r.memberKeys,
+    first_seen_at: r.firstSeenAt,
+    first_seen_job: r.firstSeenAt === null ? jobId : r.firstSeenJob,
+    explained_from: r.explainedFrom,
+  };
+}
+
+async function insertIncidents(
+  tx: Database,
+  s: string,
+  payload: ReadonlyArray<ReturnType<typeof payloadOf>>,
+) {
+  for (const part of partsOf(tx, payload, PGLITE_ROWS))
+    await tx.rows(sql`INSERT INTO ${sql.raw(`${s}.incidents`)} (id, result, measures, types, start_date, end_date, size, series_id,
+        broad, root_causes, head_series_id, head_measure, head_type, head_start, member_keys, first_seen_at, first_seen_job, explained_from)
+      SELECT x.id, x.result, x.measures, x.types, x.start_date, x.end_date, x.size, x.series_id, x.broad, x.root_causes,
+        x.head_series_id, x.head_measure, x.head_type, x.head_start, x.member_keys, coalesce(x.first_seen_at, now()), x.first_seen_job, x.explained_from
+      FROM jsonb_to_recordset(${jsonText(part)}::jsonb) AS x(id int, result text, measures text[], types text[], start_date date,
+        end_date date, size int, series_id int, broad jsonb, root_causes jsonb, head_series_id int, head_measure text, head_type text,
+        head_start date, member_keys text[], first_seen_at timestamptz, first_seen_job int, explained_from text)`);
+}
+
+/** Sets each record's incident_id (pairs of record id and incident id); only those that change are written. */
+async function setIncidentIds(tx: Database, s: string, pairs: ReadonlyArray<readonly [number, number]>) {
+  // Records of no incident (series no longer in the catalog) lose a stale one.
+  const members = `{${pairs.map((p) => p[0]).join(',')}}`;
+  await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} SET incident_id = NULL
+    WHERE incident_id IS NOT NULL AND NOT (id = ANY(${members}::int[]))`);
+  for (const part of partsOf(tx, pairs, PGLITE_ROWS * 4))
+    await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} a SET incident_id = x.incident
+      FROM unnest(${`{${part.map((p) => p[0]).join(',')}}`}::int[], ${`{${part.map((p) => p[1]).join(',')}}`}::int[]) AS x(id, incident)
+      WHERE a.id = x.id AND a.incident_id IS DISTINCT FROM x.incident`);
+}
 
 /**
  * Replaces the view's incidents with `rows` and sets every record's incident_id, in one transaction.
- * Rows without an id get a new one from the view's sequence.
+ * Rows without an id get a new one from the view's sequence. A row whose stored content (`stored`: by id,
+ * as readStoredIncidents read it) is what it would write stays as it is: a daily cycle that re-detects
+ * the same events rewrites none of them.
  */
 export async function writeIncidents(
   db: Database,
   schema: string,
   rows: IncidentRow[],
   jobId: number | null,
+  stored: ReadonlyMap<number, Pick<StoredIncident, 'content' | 'broad' | 'rootCauses'>> = new Map(),
 ): Promise<number[]> {
   const s = ident(schema);
   return db.tx(async (tx) => {
@@ -239,52 +361,29 @@ export async function writeIncidents(
       : [];
     let next = 0;
     const assigned = rows.map((r) => r.id ?? ids[next++]);
-    await tx.rows(sql.raw(`DELETE FROM ${s}.incidents`));
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const part = rows.slice(i, i + CHUNK);
-      const payload = part.map((r, k) => ({
-        id: assigned[i + k],
-        result: r.result,
-        measures: r.measures,
-        types: r.types,
-        start_date: fromEpochDay(r.startDay),
-        end_date: fromEpochDay(r.endDay),
-        size: r.size,
-        series_id: r.broad.seriesId,
-        broad: r.broad,
-        root_causes: r.rootCauses,
-        head_series_id: r.head.seriesId,
-        head_measure: r.head.measure,
-        head_type: r.head.type,
-        head_start: fromEpochDay(r.head.startDay),
-        member_keys: r.memberKeys,
-        first_seen_at: r.firstSeenAt,
-        first_seen_job: r.firstSeenAt === null ? jobId : r.firstSeenJob,
-        explained_from: r.explainedFrom,
-      }));
-      await tx.rows(sql`INSERT INTO ${sql.raw(`${s}.incidents`)} (id, result, measures, types, start_date, end_date, size, series_id,
-          broad, root_causes, head_series_id, head_measure, head_type, head_start, member_keys, first_seen_at, first_seen_job, explained_from)
-        SELECT x.id, x.result, x.measures, x.types, x.start_date, x.end_date, x.size, x.series_id, x.broad, x.root_causes,
-          x.head_series_id, x.head_measure, x.head_type, x.head_start, x.member_keys, coalesce(x.first_seen_at, now()), x.first_seen_job, x.explained_from
-        FROM jsonb_to_recordset(${jsonText(payload)}::jsonb) AS x(id int, result text, measures text[], types text[], start_date date,
-          end_date date, size int, series_id int, broad jsonb, root_causes jsonb, head_series_id int, head_measure text, head_type text,
-          head_start date, member_keys text[], first_seen_at timestamptz, first_seen_job int, explained_from text)`);
-    }
+    const payload = rows.map((r, i) => payloadOf(r, assigned[i], jobId));
+    const same = payload.filter((p, i) => {
+      const was = rows[i].id === null ? undefined : stored.get(p.id);
+      return (
+        was !== undefined &&
+        was.content === incidentContent(p) &&
+        sameJson(was.broad, p.broad) &&
+        sameJson(was.rootCauses, p.root_causes)
+      );
+    });
+    const keep = `{${same.map((p) => p.id).join(',')}}`;
+    await tx.rows(sql`DELETE FROM ${sql.raw(`${s}.incidents`)} WHERE NOT (id = ANY(${keep}::int[]))`);
+    const kept = new Set(same.map((p) => p.id));
+    await insertIncidents(
+      tx,
+      s,
+      payload.filter((p) => !kept.has(p.id)),
+    );
     const pairs: Array<[number, number]> = [];
     rows.forEach((r, i) => {
       for (const m of r.memberIds) pairs.push([m, assigned[i]]);
     });
-    // Only the records whose incident changed are written: on a cycle that re-detects the same events,
-    // most keep theirs. Records of no incident (series no longer in the catalog) lose a stale one.
-    const members = `{${pairs.map((p) => p[0]).join(',')}}`;
-    await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} SET incident_id = NULL
-      WHERE incident_id IS NOT NULL AND NOT (id = ANY(${members}::int[]))`);
-    for (let i = 0; i < pairs.length; i += CHUNK * 4) {
-      const part = pairs.slice(i, i + CHUNK * 4);
-      await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} a SET incident_id = x.incident
-        FROM unnest(${`{${part.map((p) => p[0]).join(',')}}`}::int[], ${`{${part.map((p) => p[1]).join(',')}}`}::int[]) AS x(id, incident)
-        WHERE a.id = x.id AND a.incident_id IS DISTINCT FROM x.incident`);
-    }
+    await setIncidentIds(tx, s, pairs);
     return assigned;
   });
 }
