@@ -16,6 +16,7 @@ import { LOCAL_FUNCTION_NAMES } from '../lib/queue/local';
 import { createSecretStore } from '../lib/secrets/index';
 import { seedDemo } from './demo/seed';
 import { startDemoSource } from './demo/source';
+import { startLocalEventSource } from './local/event-source';
 import { loadOrCreateLocalKeys } from './local/keys';
 import { servePglite } from './local/pglite-server';
 import { freePort, portIsFree } from './local/ports';
@@ -96,6 +97,13 @@ async function main(): Promise<void> {
   const demo = config.demo ? await startDemoSource(config.dataDir) : undefined;
 
   const lambdaPort = await freePort();
+  // Workers' and schedules' invocations go through the local event source, which caps how many of one
+  // function run at once, as SQS's event source does on AWS.
+  const events = await startLocalEventSource({
+    upstream: `http://127.0.0.1:${lambdaPort}`,
+    concurrency: config.localWorkerConcurrency,
+    onError: (fn, e) => console.error(`local invocation of ${fn} failed: ${e.message}`),
+  });
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -104,7 +112,7 @@ async function main(): Promise<void> {
     DATA_DIR: config.dataDir,
     PORT: String(config.port),
     LOCAL_LAMBDA_PORT: String(lambdaPort),
-    LOCAL_LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
+    LOCAL_LAMBDA_ENDPOINT: events.url,
     WEB_ROOT: path.join(root, 'web/dist'),
   };
   const bin = path.join(root, 'node_modules/.bin/serverless');
@@ -138,6 +146,7 @@ async function main(): Promise<void> {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     }
     stopSchedules();
+    await events.close().catch(() => {});
     await demo?.close().catch(() => {});
     await served?.close().catch(() => {});
     process.exit(code);

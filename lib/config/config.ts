@@ -91,6 +91,8 @@ export interface Config {
   webBuild: 'auto' | 'skip';
   /** `npm start` seeds the demo source, connector and data view (DEMO=off skips it). */
   demo: boolean;
+  /** `npm start` only: how many invocations of one worker function run at once (as an event source's maximumConcurrency). */
+  localWorkerConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -215,15 +217,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     detection: {
       shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
-      // Under serverless-offline every shard message runs in a worker thread of its own at once (no
-      // concurrency limit as SQS's event source has): locally at most one shard per core by default.
-      maxShards: int(
-        env,
-        'DETECTION_MAX_SHARDS',
-        str(env, 'LOCAL_LAMBDA_ENDPOINT') ? Math.max(2, availableParallelism()) : 1_000_000,
-        1,
-        1_000_000,
-      ),
+      // Unlimited by default: the queue's event source caps how many shards run at once (on AWS its
+      // maximumConcurrency, under `npm start` the local event source's LOCAL_WORKER_CONCURRENCY).
+      maxShards: int(env, 'DETECTION_MAX_SHARDS', 1_000_000, 1, 1_000_000),
       fanOut: oneOf(env, 'DETECTION_FAN_OUT', ['on', 'off'] as const, 'on') === 'on',
     },
     license: {
@@ -242,6 +238,8 @@ export function loadConfig(env: Env = process.env): Config {
     awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',
     webBuild: oneOf(env, 'WEB_BUILD', ['auto', 'skip'] as const, 'auto'),
     demo: oneOf(env, 'DEMO', ['on', 'off'] as const, 'on') === 'on',
+    // `npm start`: invocations of one worker function running at once (scripts/local/event-source.ts).
+    localWorkerConcurrency: int(env, 'LOCAL_WORKER_CONCURRENCY', Math.max(2, availableParallelism()), 1, 1_000),
     webRoot: path.resolve(str(env, 'WEB_ROOT') ?? path.join(str(env, 'LAMBDA_TASK_ROOT') ?? '.', 'web/dist')),
     taskRoot: path.resolve(str(env, 'LAMBDA_TASK_ROOT') ?? '.'),
     metrics: {

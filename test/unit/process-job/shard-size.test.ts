@@ -20,11 +20,14 @@ describe('shard size within a number of shards', () => {
     expect(shardSizeWithin(groups, 500, 4)).toBe(500);
   });
 
-  it('caps the shards at one per core under serverless-offline (a thread each, no concurrency limit)', () => {
+  it('leaves the shards uncapped by default, also under npm start (its event source caps the concurrency)', () => {
     const base = { MASTER_KEY: 'k'.repeat(44) };
     expect(loadConfig({ ...base, LOCAL_LAMBDA_ENDPOINT: 'http://127.0.0.1:3002' }).detection.maxShards).toBe(
-      Math.max(2, availableParallelism()),
+      1_000_000,
     );
+    expect(loadConfig(base).localWorkerConcurrency).toBe(Math.max(2, availableParallelism()));
+    expect(loadConfig({ ...base, LOCAL_WORKER_CONCURRENCY: '3' }).localWorkerConcurrency).toBe(3);
+    expect(() => loadConfig({ ...base, LOCAL_WORKER_CONCURRENCY: '0' })).toThrow(/LOCAL_WORKER_CONCURRENCY/);
     expect(loadConfig(base).detection.maxShards).toBe(1_000_000);
     expect(loadConfig({ ...base, DETECTION_MAX_SHARDS: '3' }).detection.maxShards).toBe(3);
     expect(() => loadConfig({ ...base, DETECTION_MAX_SHARDS: '0' })).toThrow(/DETECTION_MAX_SHARDS/);
