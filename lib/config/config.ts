@@ -239,7 +239,13 @@ export function loadConfig(env: Env = process.env): Config {
     webBuild: oneOf(env, 'WEB_BUILD', ['auto', 'skip'] as const, 'auto'),
     demo: oneOf(env, 'DEMO', ['on', 'off'] as const, 'on') === 'on',
     // `npm start`: invocations of one worker function running at once (scripts/local/event-source.ts).
-    localWorkerConcurrency: int(env, 'LOCAL_WORKER_CONCURRENCY', Math.max(2, availableParallelism()), 1, 1_000),
+    localWorkerConcurrency: int(
+      env,
+      'LOCAL_WORKER_CONCURRENCY',
+      Math.max(2, availableParallelism()),
+      1,
+      1_000,
+    ),
     webRoot: path.resolve(str(env, 'WEB_ROOT') ?? path.join(str(env, 'LAMBDA_TASK_ROOT') ?? '.', 'web/dist')),
     taskRoot: path.resolve(str(env, 'LAMBDA_TASK_ROOT') ?? '.'),
     metrics: {
