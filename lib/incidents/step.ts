@@ -84,11 +84,28 @@ interface LeafBlock {
   blocks: Awaited<ReturnType<typeof readSeries>>;
 }
 
-function leafRowsOf(catalog: SeriesCatalog): number[] {
-  const out: number[] = [];
+/** The catalog's leaf rows, and those under each series asked for so far (many plans share a head). */
+interface LeafIndex {
+  rows: number[];
+  under: Map<string, number[]>;
+}
+
+function leafIndexOf(catalog: SeriesCatalog): LeafIndex {
+  const rows: number[] = [];
   catalog.codes.forEach((c, i) => {
-    if (isLeaf(c)) out.push(i);
+    if (isLeaf(c)) rows.push(i);
   });
+  return { rows, under: new Map() };
+}
+
+/** The leaf rows under the series `codes`, in catalog order. */
+function leavesUnder(index: LeafIndex, catalog: SeriesCatalog, codes: Int32Array): number[] {
+  const key = codes.join(',');
+  let out = index.under.get(key);
+  if (!out) {
+    out = index.rows.filter((r) => contains(codes, catalog.codes[r]));
+    index.under.set(key, out);
+  }
   return out;
 }
 
@@ -101,7 +118,7 @@ async function readLeafBlock(
   db: Database,
   source: SeriesSource,
   catalog: SeriesCatalog,
-  leafRows: readonly number[],
+  leafIndex: LeafIndex,
   plans: readonly IncidentPlan[],
 ): Promise<LeafBlock> {
   const measures = (['value', 'count'] as const).filter((m) =>
@@ -114,7 +131,7 @@ async function readLeafBlock(
     const needs = p.needs as NonNullable<IncidentPlan['needs']>;
     from = Math.min(from, needs.fromDay);
     to = Math.max(to, needs.toDay);
-    for (const r of leafRows) if (contains(needs.codes, catalog.codes[r])) wanted.add(r);
+    for (const r of leavesUnder(leafIndex, catalog, needs.codes)) wanted.add(r);
   }
   const rows = [...wanted].sort((a, b) => a - b);
   const blocks = await readSeries(
@@ -131,7 +148,7 @@ async function readLeafBlock(
 function leavesFrom(
   block: LeafBlock,
   catalog: SeriesCatalog,
-  leafRows: readonly number[],
+  leafIndex: LeafIndex,
   plan: IncidentPlan,
 ): LeafDays[] | undefined {
   const needs = plan.needs as NonNullable<IncidentPlan['needs']>;
@@ -142,8 +159,7 @@ function leavesFrom(
   const values = block.blocks[block.measures.indexOf(first)];
   const events = second === undefined ? undefined : block.blocks[block.measures.indexOf(second)];
   const leaves: LeafDays[] = [];
-  for (const r of leafRows) {
-    if (!contains(needs.codes, catalog.codes[r])) continue;
+  for (const r of leavesUnder(leafIndex, catalog, needs.codes)) {
     const i = block.rowAt.get(r);
     if (i === undefined) return undefined;
     const start = i * values.days + (needs.fromDay - block.from);
@@ -170,19 +186,19 @@ async function readLeaves(
   read: LeafBlock[],
 ): Promise<Map<IncidentPlan, LeafDays[]>> {
   const out = new Map<IncidentPlan, LeafDays[]>();
-  const leafRows = leafRowsOf(catalog);
+  const leafIndex = leafIndexOf(catalog);
   const missing: IncidentPlan[] = [];
   for (const p of plans) {
     if (!p.needs) continue;
     let found: LeafDays[] | undefined;
-    for (const b of read) if ((found = leavesFrom(b, catalog, leafRows, p))) break;
+    for (const b of read) if ((found = leavesFrom(b, catalog, leafIndex, p))) break;
     if (found) out.set(p, found);
     else missing.push(p);
   }
   if (missing.length === 0) return out;
-  const block = await readLeafBlock(db, source, catalog, leafRows, missing);
+  const block = await readLeafBlock(db, source, catalog, leafIndex, missing);
   read.push(block);
-  for (const p of missing) out.set(p, leavesFrom(block, catalog, leafRows, p) ?? []);
+  for (const p of missing) out.set(p, leavesFrom(block, catalog, leafIndex, p) ?? []);
   return out;
 }
 
