@@ -159,20 +159,23 @@ export async function seriesContributions(
   const leafRows: number[] = [];
   for (let i = 0; i < catalog.ids.length; i++)
     if (isLeaf(catalog.codes[i]) && contains(codes, catalog.codes[i])) leafRows.push(i);
-  const [block] = await readSeries(
-    c.db,
-    seriesSource(view),
-    leafRows.map((i) => catalog.ids[i]),
-    { dayIndex0: fromDay, days: end - fromDay + 1 },
-    [r.measure],
-    { windowOnly: true },
-  );
+  // The leaves and the anomaly record of the window are independent reads: both at once.
+  const [[block], anomaly] = await Promise.all([
+    readSeries(
+      c.db,
+      seriesSource(view),
+      leafRows.map((i) => catalog.ids[i]),
+      { dayIndex0: fromDay, days: end - fromDay + 1 },
+      [r.measure],
+      { windowOnly: true },
+    ),
+    anomalyOfWindow(c.db, view.schema, seriesId, r),
+  ]);
   const leaves: LeafDays[] = leafRows.map((i, k) => ({
     codes: catalog.codes[i],
     values: block.values.subarray(k * block.days, (k + 1) * block.days),
     unit: r.measure === 'value' ? block.valuePerEvent?.[k] || 1 : 1,
   }));
-  const anomaly = await anomalyOfWindow(c.db, view.schema, seriesId, r);
   const days = end - start + 1;
   const expectedTotal =
     anomaly && ownBaseline(anomaly) && anomaly.predicted !== null && Number.isFinite(anomaly.predicted)
