@@ -182,11 +182,11 @@ async function readLeaves(
   db: Database,
   source: SeriesSource,
   catalog: SeriesCatalog,
+  leafIndex: LeafIndex,
   plans: readonly IncidentPlan[],
   read: LeafBlock[],
 ): Promise<Map<IncidentPlan, LeafDays[]>> {
   const out = new Map<IncidentPlan, LeafDays[]>();
-  const leafIndex = leafIndexOf(catalog);
   const missing: IncidentPlan[] = [];
   for (const p of plans) {
     if (!p.needs) continue;
@@ -197,8 +197,65 @@ async function readLeaves(
   }
   if (missing.length === 0) return out;
   const block = await readLeafBlock(db, source, catalog, leafIndex, missing);
+  // Blocks kept for later rounds stay within the budget too: the oldest go first.
+  while (read.length > 0 && read.reduce((n, b) => n + cellsOf(b), cellsOf(block)) > LEAF_BLOCK_CELLS)
+    read.shift();
   read.push(block);
   for (const p of missing) out.set(p, leavesFrom(block, catalog, leafIndex, p) ?? []);
+  return out;
+}
+
+/**
+ * The most values (leaves × days × measures) one leaf read holds: about 256 MB as float64. A large view's
+ * incidents span years and most of its leaves; read at once, a 100,000-series view's leaves took 2 GiB.
+ */
+export const LEAF_BLOCK_CELLS = 32_000_000;
+
+function cellsOf(b: LeafBlock): number {
+  return b.rowAt.size * (b.to - b.from + 1) * b.measures.length;
+}
+
+/**
+ * The plans to explain cut into batches, in day order, whose one leaf read each stays within `cells`
+ * (a plan larger than that alone is a batch of its own). Every plan with needs is in one batch.
+ */
+export function leafBatches(
+  plans: readonly IncidentPlan[],
+  leavesOf: (p: IncidentPlan) => readonly number[],
+  cells: number = LEAF_BLOCK_CELLS,
+): IncidentPlan[][] {
+  const needsOf = (p: IncidentPlan) => p.needs as NonNullable<IncidentPlan['needs']>;
+  const sorted = plans.filter((p) => p.needs).sort((a, b) => needsOf(a).fromDay - needsOf(b).fromDay);
+  const out: IncidentPlan[][] = [];
+  let batch: IncidentPlan[] = [];
+  let wanted = new Set<number>();
+  let from = 0;
+  let to = 0;
+  let measures = new Set<string>();
+  for (const p of sorted) {
+    const n = needsOf(p);
+    const nextFrom = batch.length ? Math.min(from, n.fromDay) : n.fromDay;
+    const nextTo = batch.length ? Math.max(to, n.toDay) : n.toDay;
+    const nextMeasures = new Set([...measures, ...readsOf(n.measure)]);
+    const leaves = leavesOf(p);
+    let size = wanted.size;
+    for (const r of leaves) if (!wanted.has(r)) size++;
+    if (batch.length && size * (nextTo - nextFrom + 1) * nextMeasures.size > cells) {
+      out.push(batch);
+      batch = [];
+      wanted = new Set();
+      measures = new Set(readsOf(n.measure));
+      from = n.fromDay;
+      to = n.toDay;
+    } else {
+      from = nextFrom;
+      to = nextTo;
+      measures = nextMeasures;
+    }
+    batch.push(p);
+    for (const r of leaves) wanted.add(r);
+  }
+  if (batch.length) out.push(batch);
   return out;
 }
 
@@ -270,18 +327,20 @@ export async function buildIncidents(
   let explained = 0;
   let leavesMs = 0;
   const read: LeafBlock[] = [];
+  const leafIndex = leafIndexOf(catalog);
   for (let round = 0; pending.length > 0; round++) {
     const hashes = pending.map((p) => groupHash(p.members.map((i) => keyOf[i])));
     const kept = pending.map((p, i) => explainedBefore.get(`${keyOf[p.head]}|${hashes[i]}`));
-    const tl = performance.now();
-    const leaves = await readLeaves(
-      db,
-      view.source,
-      catalog,
-      pending.filter((_, i) => kept[i] === undefined),
-      read,
-    );
-    leavesMs += performance.now() - tl;
+    const explanations = new Map<IncidentPlan, Explanation>();
+    const toExplain = pending.filter((_, i) => kept[i] === undefined);
+    for (const p of toExplain) if (!p.needs) explanations.set(p, explainPlan(lattice, records, p, [], opts));
+    // Batch by batch, so that only one batch's leaves are in memory at a time.
+    for (const batch of leafBatches(toExplain, (p) => leavesUnder(leafIndex, catalog, p.needs!.codes))) {
+      const tl = performance.now();
+      const leaves = await readLeaves(db, view.source, catalog, leafIndex, batch, read);
+      leavesMs += performance.now() - tl;
+      for (const p of batch) explanations.set(p, explainPlan(lattice, records, p, leaves.get(p) ?? [], opts));
+    }
     const next: number[][] = [];
     pending.forEach((p, i) => {
       const head = records[p.head];
@@ -295,7 +354,7 @@ export async function buildIncidents(
         const stays = new Set(prev.memberKeys);
         out = p.members.filter((m) => !stays.has(keyOf[m]));
       } else {
-        const x = explainPlan(lattice, records, p, leaves.get(p) ?? [], opts);
+        const x = explanations.get(p) as Explanation;
         explained++;
         const headRow = catalog.byId.get(head.seriesId) as number;
         broad = {
