@@ -196,8 +196,11 @@ async function readLeaves(
     else missing.push(p);
   }
   if (missing.length === 0) return out;
+  // While the next block is read, at most one budget of earlier blocks stays.
+  while (read.reduce((n, b) => n + cellsOf(b), 0) > LEAF_BLOCK_CELLS) read.shift();
   const block = await readLeafBlock(db, source, catalog, leafIndex, missing);
-  // Blocks kept for later rounds stay within the budget too: the oldest go first.
+  // Blocks kept for later rounds stay within the budget too: the oldest go first (the next round's
+  // groups, split off an incident, mostly lie under the last batch's heads).
   while (read.length > 0 && read.reduce((n, b) => n + cellsOf(b), cellsOf(block)) > LEAF_BLOCK_CELLS)
     read.shift();
   read.push(block);
@@ -206,10 +209,11 @@ async function readLeaves(
 }
 
 /**
- * The most values (leaves × days × measures) one leaf read holds: about 256 MB as float64. A large view's
- * incidents span years and most of its leaves; read at once, a 100,000-series view's leaves took 2 GiB.
+ * The most values (leaves × days × measures) the leaf reads kept at a time hold: about 128 MB as float64.
+ * A large view's incidents span years and most of its leaves; read at once, a 100,000-series view's
+ * leaves took 2.1 GiB, in batches of 32 M values still 1.6 GiB (a batch and the one kept before it).
  */
-export const LEAF_BLOCK_CELLS = 32_000_000;
+export const LEAF_BLOCK_CELLS = 16_000_000;
 
 function cellsOf(b: LeafBlock): number {
   return b.rowAt.size * (b.to - b.from + 1) * b.measures.length;
