@@ -74,6 +74,9 @@ const READS: Record<string, readonly SeriesMeasure[]> = {
   ratio: ['value', 'count'],
 };
 const readsOf = (measure: string) => READS[measure] ?? READS.value;
+/** What a head's leaves are read as: a value leaf's unit (its value per event) needs its events too. */
+const blockReadsOf = (measure: string): readonly SeriesMeasure[] =>
+  readsOf(measure).includes('value') ? ['value', 'count'] : readsOf(measure);
 
 /** Leaves read for a set of plans: rows of the catalog over days [from, to], per measure. */
 interface LeafBlock {
@@ -122,7 +125,7 @@ async function readLeafBlock(
   plans: readonly IncidentPlan[],
 ): Promise<LeafBlock> {
   const measures = (['value', 'count'] as const).filter((m) =>
-    plans.some((p) => readsOf((p.needs as NonNullable<IncidentPlan['needs']>).measure).includes(m)),
+    plans.some((p) => blockReadsOf((p.needs as NonNullable<IncidentPlan['needs']>).measure).includes(m)),
   );
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
@@ -140,6 +143,8 @@ async function readLeafBlock(
     rows.map((r) => catalog.ids[r]),
     { dayIndex0: from, days: to - from + 1 },
     measures,
+    // Only the chunks of the batch's days: a 3-year view's whole chunks of every leaf took gigabytes.
+    { windowOnly: true },
   );
   return { rowAt: new Map(rows.map((r, i) => [r, i])), from, to, measures: [...measures], blocks };
 }
@@ -154,10 +159,11 @@ function leavesFrom(
   const needs = plan.needs as NonNullable<IncidentPlan['needs']>;
   const reads = readsOf(needs.measure);
   if (needs.fromDay < block.from || needs.toDay > block.to) return undefined;
-  if (!reads.every((m) => block.measures.includes(m))) return undefined;
+  if (!blockReadsOf(needs.measure).every((m) => block.measures.includes(m))) return undefined;
   const [first, second] = reads;
   const values = block.blocks[block.measures.indexOf(first)];
   const events = second === undefined ? undefined : block.blocks[block.measures.indexOf(second)];
+  const counts = first === 'value' ? block.blocks[block.measures.indexOf('count')] : undefined;
   const leaves: LeafDays[] = [];
   for (const r of leavesUnder(leafIndex, catalog, needs.codes)) {
     const i = block.rowAt.get(r);
@@ -167,11 +173,37 @@ function leavesFrom(
     leaves.push({
       codes: catalog.codes[r],
       values: values.values.subarray(start, end),
-      unit: first === 'count' ? 1 : values.valuePerEvent?.[i] || 1,
+      unit: counts ? valuePerEventOf(values, counts, start, end) || 1 : 1,
       ...(events ? { counts: events.values.subarray(start, end) } : {}),
     });
   }
   return leaves;
+}
+
+/**
+ * Σ value / Σ count over the days with data of [start, end) of a block's row when the count varies
+ * there, else 0 (the values are the events): a leaf's value per event over the days its plan reads, as
+ * the contributions of a window take it.
+ */
+export function valuePerEventOf(
+  values: { values: Float64Array; present: Uint8Array },
+  counts: { values: Float64Array },
+  start: number,
+  end: number,
+): number {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let v = 0;
+  let c = 0;
+  for (let t = start; t < end; t++) {
+    if (values.present[t] === 0) continue;
+    const n = counts.values[t];
+    if (n < min) min = n;
+    if (n > max) max = n;
+    v += values.values[t];
+    c += n;
+  }
+  return min < max && c !== 0 ? v / c : 0;
 }
 
 /**
@@ -211,7 +243,8 @@ async function readLeaves(
 /**
  * The most values (leaves × days × measures) the leaf reads kept at a time hold: about 128 MB as float64.
  * A large view's incidents span years and most of its leaves; read at once, a 100,000-series view's
- * leaves took 2.1 GiB, in batches of 32 M values still 1.6 GiB (a batch and the one kept before it).
+ * leaves took 2.1 GiB, in batches of 32 M values still 1.6 GiB: each read brought every chunk of each
+ * leaf (three years) to cut its window out; the reads now bring only the batch's chunks.
  */
 export const LEAF_BLOCK_CELLS = 16_000_000;
 
@@ -240,7 +273,7 @@ export function leafBatches(
     const n = needsOf(p);
     const nextFrom = batch.length ? Math.min(from, n.fromDay) : n.fromDay;
     const nextTo = batch.length ? Math.max(to, n.toDay) : n.toDay;
-    const nextMeasures = new Set([...measures, ...readsOf(n.measure)]);
+    const nextMeasures = new Set([...measures, ...blockReadsOf(n.measure)]);
     const leaves = leavesOf(p);
     let size = wanted.size;
     for (const r of leaves) if (!wanted.has(r)) size++;
@@ -248,7 +281,7 @@ export function leafBatches(
       out.push(batch);
       batch = [];
       wanted = new Set();
-      measures = new Set(readsOf(n.measure));
+      measures = new Set(blockReadsOf(n.measure));
       from = n.fromDay;
       to = n.toDay;
     } else {
