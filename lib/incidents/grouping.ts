@@ -196,6 +196,78 @@ function groupsOf(n: number, uf: UnionFind): number[][] {
 }
 
 /**
+ * The records that may be an echo's event, found by branch instead of among every record: for a series
+ * that fixes the categories F, those (judged against their own history) that fix each category of F and
+ * agree on all of them but one. Indices in ascending order, as a scan of every record meets them.
+ */
+function besideIndex(records: readonly MemberRecord[]): (echo: Int32Array) => number[] {
+  const events: number[] = [];
+  records.forEach((r, j) => {
+    if (ownBaseline(r)) events.push(j);
+  });
+  const key = branchKeyOf(records);
+  // By the echo's fixed categories (a bit mask) and the one where they differ: the event's codes on the others.
+  const byBranch = new Map<number, Map<number | string, number[]>>();
+  const indexOf = (mask: number, k: number) => {
+    let index = byBranch.get(mask * 64 + k);
+    if (!index) {
+      index = new Map();
+      for (const j of events) {
+        const codes = records[j].codes;
+        let fixesAll = true;
+        for (let f = 0; f < codes.length; f++) if (mask & (1 << f) && codes[f] === 0) fixesAll = false;
+        if (!fixesAll) continue;
+        const at = key(codes, mask, k);
+        const list = index.get(at);
+        if (list) list.push(j);
+        else index.set(at, [j]);
+      }
+      byBranch.set(mask * 64 + k, index);
+    }
+    return index;
+  };
+  return (echo) => {
+    let mask = 0;
+    for (let k = 0; k < echo.length; k++) if (echo[k] !== 0) mask |= 1 << k;
+    const out: number[] = [];
+    for (let k = 0; k < echo.length; k++) {
+      if (echo[k] === 0) continue;
+      for (const j of indexOf(mask, k).get(key(echo, mask, k)) ?? [])
+        if (records[j].codes[k] !== echo[k]) out.push(j);
+    }
+    return out.length > 1 ? out.sort((a, b) => a - b) : out;
+  };
+}
+
+/**
+ * The codes on the categories of `mask` but `k` as one key: a number (mixed radix over the records'
+ * largest codes) when it is exact, else text.
+ */
+function branchKeyOf(
+  records: readonly MemberRecord[],
+): (codes: Int32Array, mask: number, k: number) => number | string {
+  const n = records[0]?.codes.length ?? 0;
+  const radix = new Array<number>(n).fill(1);
+  let exact = n <= 30;
+  for (const r of records)
+    for (let f = 0; f < n; f++) {
+      if (r.codes[f] < 0) exact = false;
+      radix[f] = Math.max(radix[f], r.codes[f] + 1);
+    }
+  if (radix.reduce((a, b) => a * b, 1) > Number.MAX_SAFE_INTEGER) exact = false;
+  return (codes, mask, k) => {
+    if (!exact) {
+      let text = '';
+      for (let f = 0; f < n; f++) if (mask & (1 << f) && f !== k) text += `${codes[f]},`;
+      return text;
+    }
+    let key = 0;
+    for (let f = 0; f < n; f++) key = key * radix[f] + (mask & (1 << f) && f !== k ? codes[f] : 0);
+    return key;
+  };
+}
+
+/**
  * The echo-only groups (every record a Peer or Mix record) join the event they echo: the largest
  * (by total change) opposite-direction record of another group beside whose branch they stand. Only
  * groups of echoes move, each to one event, so an echo never links two events.
@@ -203,11 +275,12 @@ function groupsOf(n: number, uf: UnionFind): number[][] {
 function attachEchoes(records: readonly MemberRecord[], uf: UnionFind, opts: GroupingOptions): void {
   const echoOnly = groupsOf(records.length, uf).filter((g) => g.every((i) => RELATIVE.has(records[i].type)));
   const moves: [number, number][] = [];
+  const beside = besideIndex(records);
   for (const group of echoOnly) {
     let best = -1;
     let bestSize = 0;
     for (const i of group)
-      for (let j = 0; j < records.length; j++) {
+      for (const j of beside(records[i].codes)) {
         if (!echoes(records[i], records[j], opts.slackDays)) continue;
         const size = Math.abs(records[j].changeCum ?? 0);
         if (best < 0 || size > bestSize) [best, bestSize] = [j, size];

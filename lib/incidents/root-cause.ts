@@ -139,6 +139,45 @@ export function elementsOn(
   cuboid: readonly number[],
   leaves: readonly LeafChange[],
 ): Element[] {
+  const radix = radixOf(cuboid, leaves);
+  if (radix === null) return elementsByText(broad, cuboid, leaves);
+  // The leaves lie under `broad`: their combination is told by their codes on the cuboid alone.
+  const byKey = new Map<number, Element>();
+  for (const l of leaves) {
+    let key = 0;
+    for (let i = 0; i < cuboid.length; i++) key = key * radix[i] + l.codes[cuboid[i]];
+    let e = byKey.get(key);
+    if (!e) {
+      e = emptyElement(projectOnto(l.codes, broad, cuboid));
+      byKey.set(key, e);
+    }
+    add(e, l);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * Per category of the cuboid, one more than the largest code among the leaves: their codes on the cuboid
+ * as one number (mixed radix) name each combination exactly. Null when a code is negative or the number
+ * could exceed the integers a double holds exactly.
+ */
+function radixOf(cuboid: readonly number[], leaves: readonly LeafChange[]): number[] | null {
+  const radix: number[] = [];
+  let size = 1;
+  for (const k of cuboid) {
+    let max = 0;
+    for (const l of leaves) {
+      const c = l.codes[k];
+      if (c < 0) return null;
+      if (c > max) max = c;
+    }
+    radix.push(max + 1);
+    size *= max + 1;
+  }
+  return size <= Number.MAX_SAFE_INTEGER ? radix : null;
+}
+
+function elementsByText(broad: Codes, cuboid: readonly number[], leaves: readonly LeafChange[]): Element[] {
   const byKey = new Map<string, Element>();
   for (const l of leaves) {
     const codes = projectOnto(l.codes, broad, cuboid);
@@ -174,7 +213,8 @@ function fitCuboid(
 ): Fit {
   const common = ratioOf(totals);
   const candidates = elements
-    .filter((e) => sign * (ratioOf(e) - 1) > 0 && gainOf(e) > lambdaOf(e))
+    // lambdaOf(e) is lambda1 or more: most elements fail the cheaper test first.
+    .filter((e) => sign * (ratioOf(e) - 1) > 0 && gainOf(e) > lambda1 && gainOf(e) > lambdaOf(e))
     .map((e) => ({ e, apart: e.weight * (ratioOf(e) - common) ** 2 }))
     .sort((a, b) => b.apart - a.apart)
     .slice(0, cap)

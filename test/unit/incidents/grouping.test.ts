@@ -110,6 +110,24 @@ describe('grouping records into incidents', () => {
     expect(together([prague, moravia, plzen])).toEqual([[prague.id, moravia.id, plzen.id]]);
   });
 
+  it('joins an echo to the largest event beside its branch, whichever category they differ in', () => {
+    // Categories: region, city (child of region), channel. The echo: Prague's web channel looked low.
+    const echo = rec([1, 1, 2], { type: 'Peer', daily: -10, actualValue: 90, predictedValue: 100 });
+    // Beside it: Prague's app (differs in the channel), Brno's web (differs in the city); not beside it:
+    // Prague itself (fixes no channel), the web total (fixes no region nor city), Brno's app (differs twice).
+    const pragueApp = rec([1, 1, 1], { daily: 30, actualValue: 130, predictedValue: 100 });
+    const brnoWeb = rec([1, 2, 2], { daily: 60, actualValue: 160, predictedValue: 100 });
+    const prague = rec([1, 1, 0], { daily: 500, actualValue: 600, predictedValue: 100 });
+    const web = rec([0, 0, 2], { daily: 900, actualValue: 1000, predictedValue: 100, day: 101 });
+    const brnoApp = rec([1, 2, 1], { daily: 800, actualValue: 900, predictedValue: 100, day: 99 });
+    const all = [prague, web, brnoApp, pragueApp, echo, brnoWeb];
+    const groups = together(all);
+    expect(groups).toContainEqual([echo.id, brnoWeb.id].sort((a, b) => a - b));
+    // Of two events of the same size, the first record.
+    const twin = rec([1, 1, 3], { daily: 60, actualValue: 160, predictedValue: 100 });
+    expect(together([twin, ...all])).toContainEqual([twin.id, echo.id].sort((a, b) => a - b));
+  });
+
   it('never lets an echo link two events', () => {
     // Two events of one country: the app channel of one region rose for weeks; a store of another region
     // went missing for five days. The store channel's Peer record is part of the missing store (a drop

@@ -44,6 +44,22 @@ const TOTAL = [0, 0, 0, 0];
 const named = (codes: ArrayLike<number>) => Array.from(codes);
 
 describe('root cause of a change', () => {
+  it('sums the leaves by combination alike whatever the size of their codes', () => {
+    const small = leaves(() => 1);
+    // Codes too large to be one number per combination: the same sums, in the same order.
+    const large = small.map((l) => ({ ...l, codes: Array.from(l.codes, (c) => c * 2 ** 20 + 7) }));
+    for (const cuboid of [[1], [2, 3], [0, 1, 2, 3]]) {
+      const a = elementsOn(TOTAL, cuboid, small);
+      const b = elementsOn(TOTAL, cuboid, large);
+      expect(b.map((e) => [e.actual, e.expected, e.weight])).toEqual(
+        a.map((e) => [e.actual, e.expected, e.weight]),
+      );
+      expect(b.map((e) => named(e.codes))).toEqual(
+        a.map((e) => named(e.codes).map((c) => (c ? c * 2 ** 20 + 7 : 0))),
+      );
+    }
+  });
+
   it('names the channel when every leaf of that channel dropped alike', () => {
     for (const seed of [1, 2, 3]) {
       const x = explainChange(
