@@ -98,10 +98,36 @@ export async function ensureMeasureColumn(db: Database, schema: string): Promise
  */
 const STAGED_ROWS = (
   stage: string,
-) => `SELECT NULL::int, NULL::timestamptz, ${COLUMNS} FROM ${stage} st WHERE st.measure <> 'count'
-  UNION ALL SELECT NULL::int, NULL::timestamptz, ${COLUMNS} FROM ${stage} st WHERE st.measure = 'count' AND NOT EXISTS (
+  extra: string,
+) => `SELECT NULL::int, NULL::timestamptz, ${extra}${COLUMNS} FROM ${stage} st WHERE st.measure <> 'count'
+  UNION ALL SELECT NULL::int, NULL::timestamptz, ${extra}${COLUMNS} FROM ${stage} st WHERE st.measure = 'count' AND NOT EXISTS (
     SELECT 1 FROM ${stage} v WHERE v.measure = 'value' AND v.series_id = st.series_id AND v.result = st.result
       AND v.start_date <= st.end_date AND st.start_date <= v.end_date)`;
+
+/** True when the view's all_anomalies has the `incident_id` column (the incident step adds it). */
+async function hasIncidentColumn(db: Database, live: string): Promise<boolean> {
+  const [{ c }] = await db.rows<{ c: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
+    WHERE attrelid = to_regclass(${live}) AND attname = 'incident_id' AND NOT attisdropped) AS c`);
+  return c === true;
+}
+
+/**
+ * Each record's incident, carried over from the records it replaces: a kept record keeps its own, a staged
+ * one takes that of the previous record with its stable key (series, measure, type, start; the incident
+ * step's member key). The step after the cycle then writes only the records whose incident changed
+ * (docs/incidents.md, "Storage"). Empty when the view has no incidents yet.
+ */
+function incidentCarry(live: string, carry: boolean) {
+  if (!carry) return { column: '', extra: '', prev: '', join: '', value: '' };
+  return {
+    column: 'incident_id, ',
+    extra: 'NULL::int AS incident_id, ',
+    prev: `, p AS (SELECT series_id, measure, type, start_date, min(incident_id) AS incident_id FROM ${live}
+        WHERE incident_id IS NOT NULL GROUP BY series_id, measure, type, start_date)`,
+    join: `LEFT JOIN p ON p.series_id = a.series_id AND p.measure = a.measure AND p.type = a.type AND p.start_date = a.start_date`,
+    value: 'coalesce(a.incident_id, p.incident_id), ',
+  };
+}
 
 /** Replaces the view's anomalies with the kept and the staged ones; see the module comment. */
 export async function publishStage(
@@ -133,16 +159,17 @@ export async function publishStage(
   try {
     await run(`DROP TABLE IF EXISTS ${next}`);
     await run(`CREATE TABLE ${next} (LIKE ${live} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+    const inc = incidentCarry(live, await hasIncidentColumn(db, live));
     await run(`WITH k AS (
-        SELECT id, created_at, ${COLUMNS} FROM ${live} WHERE ${keep}
-        UNION ALL ${STAGED_ROWS(stageTable(schema, runId))}),
-      u AS (SELECT id, created_at, ${cols.join(', ')}, ${RECURRENCE} AS recurrence FROM k),
+        SELECT id, created_at, ${inc.column}${COLUMNS} FROM ${live} WHERE ${keep}
+        UNION ALL ${STAGED_ROWS(stageTable(schema, runId), inc.extra)}),
+      u AS (SELECT id, created_at, ${inc.column}${cols.join(', ')}, ${RECURRENCE} AS recurrence FROM k),
       g AS (SELECT measure, result, max(abs(duration))::float8 AS md,
           max(abs(NULLIF(change_pct, 'NaN'::float8))) AS mc, max(abs(NULLIF(share_pct, 'NaN'::float8))) AS ms
-        FROM u GROUP BY measure, result)
-      INSERT INTO ${next} (id, created_at, ${cols.join(', ')}, recurrence, sin, sim)
-      SELECT coalesce(a.id, nextval(${quote(seq)})), coalesce(a.created_at, now()), ${cols.map((c) => `a.${c}`).join(', ')}, a.recurrence, ${SIN}, ${SIM}
-      FROM u a JOIN g ON g.measure = a.measure AND g.result = a.result`);
+        FROM u GROUP BY measure, result)${inc.prev}
+      INSERT INTO ${next} (id, created_at, ${inc.column}${cols.join(', ')}, recurrence, sin, sim)
+      SELECT coalesce(a.id, nextval(${quote(seq)})), coalesce(a.created_at, now()), ${inc.value}${cols.map((c) => `a.${c}`).join(', ')}, a.recurrence, ${SIN}, ${SIM}
+      FROM u a JOIN g ON g.measure = a.measure AND g.result = a.result ${inc.join}`);
     const indexes = await indexesOf(db, schema);
     for (const [k, ix] of indexes.entries()) {
       if (ix.constraint_def)
