@@ -309,19 +309,45 @@ function payloadOf(r: IncidentRow, id: number, jobId: number | null) {
   };
 }
 
+/** PostgreSQL array literal of texts (null: NULL). */
+function textArray(xs: ReadonlyArray<string | null>): string {
+  return `{${xs.map((x) => (x === null ? 'NULL' : `"${x.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
+}
+
+/** Lists inside one text (measures, types, member keys hold neither separator). */
+const LIST = ',';
+const KEYS = '\n';
+
+/**
+ * Inserts incident rows, one array per column: PostgreSQL parses 2,000 small JSON texts in about 10 ms,
+ * where one JSON document of the same rows (jsonb_to_recordset) took 0.3-0.6 s.
+ */
 async function insertIncidents(
   tx: Database,
   s: string,
   payload: ReadonlyArray<ReturnType<typeof payloadOf>>,
 ) {
-  for (const part of partsOf(tx, payload, PGLITE_ROWS))
+  for (const part of partsOf(tx, payload, PGLITE_ROWS)) {
+    const col = <K extends keyof ReturnType<typeof payloadOf>>(k: K) => part.map((p) => p[k]);
+    const ints = (xs: ReadonlyArray<number | null>) =>
+      textArray(xs.map((x) => (x === null ? null : String(x))));
     await tx.rows(sql`INSERT INTO ${sql.raw(`${s}.incidents`)} (id, result, measures, types, start_date, end_date, size, series_id,
         broad, root_causes, head_series_id, head_measure, head_type, head_start, member_keys, first_seen_at, first_seen_job, explained_from)
-      SELECT x.id, x.result, x.measures, x.types, x.start_date, x.end_date, x.size, x.series_id, x.broad, x.root_causes,
-        x.head_series_id, x.head_measure, x.head_type, x.head_start, x.member_keys, coalesce(x.first_seen_at, now()), x.first_seen_job, x.explained_from
-      FROM jsonb_to_recordset(${jsonText(part)}::jsonb) AS x(id int, result text, measures text[], types text[], start_date date,
-        end_date date, size int, series_id int, broad jsonb, root_causes jsonb, head_series_id int, head_measure text, head_type text,
-        head_start date, member_keys text[], first_seen_at timestamptz, first_seen_job int, explained_from text)`);
+      SELECT x.id, x.result, string_to_array(x.measures, ${LIST}), string_to_array(x.types, ${LIST}), x.start_date::date,
+        x.end_date::date, x.size, x.series_id, x.broad::jsonb, x.root_causes::jsonb, x.head_series_id, x.head_measure, x.head_type,
+        x.head_start::date, string_to_array(x.member_keys, ${KEYS}), coalesce(x.first_seen_at::timestamptz, now()), x.first_seen_job,
+        x.explained_from
+      FROM unnest(${ints(col('id'))}::int[], ${textArray(col('result'))}::text[],
+        ${textArray(part.map((p) => p.measures.join(LIST)))}::text[], ${textArray(part.map((p) => p.types.join(LIST)))}::text[],
+        ${textArray(col('start_date'))}::text[], ${textArray(col('end_date'))}::text[], ${ints(col('size'))}::int[],
+        ${ints(col('series_id'))}::int[], ${textArray(part.map((p) => jsonText(p.broad)))}::text[],
+        ${textArray(part.map((p) => jsonText(p.root_causes)))}::text[], ${ints(col('head_series_id'))}::int[],
+        ${textArray(col('head_measure'))}::text[], ${textArray(col('head_type'))}::text[], ${textArray(col('head_start'))}::text[],
+        ${textArray(part.map((p) => p.member_keys.join(KEYS)))}::text[], ${textArray(col('first_seen_at'))}::text[],
+        ${ints(col('first_seen_job'))}::int[], ${textArray(col('explained_from'))}::text[])
+        AS x(id, result, measures, types, start_date, end_date, size, series_id, broad, root_causes, head_series_id, head_measure,
+          head_type, head_start, member_keys, first_seen_at, first_seen_job, explained_from)`);
+  }
 }
 
 /** Sets each record's incident_id (pairs of record id and incident id); only those that change are written. */
