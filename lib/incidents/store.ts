@@ -311,7 +311,7 @@ function payloadOf(r: IncidentRow, id: number, jobId: number | null) {
 
 /** PostgreSQL array literal of texts (null: NULL). */
 function textArray(xs: ReadonlyArray<string | null>): string {
-  return `{${xs.map((x) => (x === null ? 'NULL' : `"${x.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
+  return `{${xs.map((x) => (x === null ? 'NULL' : `"${x.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
 }
 
 /** Lists inside one text (measures, types, member keys hold neither separator). */
