@@ -296,14 +296,20 @@ export function groupRecords(
   records: readonly MemberRecord[],
   opts: GroupingOptions = GROUPING_DEFAULTS,
 ): number[][] {
-  const order = records.map((_, i) => i).sort((i, j) => records[i].startDay - records[j].startDay || i - j);
   const uf = new UnionFind(records.length);
-  for (let x = 0; x < order.length; x++) {
-    const a = records[order[x]];
-    for (let y = x + 1; y < order.length; y++) {
-      const b = records[order[y]];
-      if (b.startDay > a.endDay + opts.slackDays) break;
-      if (linked(a, b, opts)) uf.union(order[x], order[y]);
+  // Only records of one result link: rises and falls are compared apart.
+  for (const result of ['Positive', 'Negative']) {
+    const order = records
+      .map((_, i) => i)
+      .filter((i) => records[i].result === result)
+      .sort((i, j) => records[i].startDay - records[j].startDay || i - j);
+    for (let x = 0; x < order.length; x++) {
+      const a = records[order[x]];
+      for (let y = x + 1; y < order.length; y++) {
+        const b = records[order[y]];
+        if (b.startDay > a.endDay + opts.slackDays) break;
+        if (linked(a, b, opts)) uf.union(order[x], order[y]);
+      }
     }
   }
   attachEchoes(records, uf, opts);
