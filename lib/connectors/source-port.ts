@@ -14,6 +14,13 @@ export interface PreviewResult {
   rows: Record<string, unknown>[];
 }
 
+/** A batch of rows column by column (a name given twice: the later column counts, as in a row object). */
+export interface SourceColumns {
+  names: string[];
+  columns: unknown[][];
+  length: number;
+}
+
 export interface StreamOptions {
   batchSize: number;
   signal?: AbortSignal;
@@ -30,12 +37,19 @@ export interface SourceConnector {
   preview(sql: string, limit?: number): Promise<PreviewResult>;
   /** Rows of `sql` in batches of at most `batchSize`; stopping early or aborting cancels the query. */
   stream(sql: string, opts: StreamOptions): AsyncIterable<Record<string, unknown>[]>;
+  /**
+   * The same rows column by column (`columns[i][r]`: row r's value of the column `names[i]`), without an
+   * object per row where the driver can (pgsql's COPY); what a load reads.
+   */
+  streamColumns(sql: string, opts: StreamOptions): AsyncIterable<SourceColumns>;
   /** Closes the connection; safe to call twice. */
   close(): Promise<void>;
 }
 
 /** Opens a named connector as a source to stream from (what a load needs of the connectors). */
-export type OpenNamedSource = (connectorName: string) => Promise<Pick<SourceConnector, 'stream' | 'close'>>;
+export type OpenNamedSource = (
+  connectorName: string,
+) => Promise<Pick<SourceConnector, 'stream' | 'close'> & Partial<Pick<SourceConnector, 'streamColumns'>>>;
 
 export interface OpenSourceOptions {
   /** Bound on connecting and on test(), in milliseconds. */

@@ -43,13 +43,12 @@ import { groupingSets } from './grouping';
 import { LeafCube } from './leaf-cube';
 import { appendInParts, checkStillOurs, type LoadDeps, type LoadResult, STAGE_DAY_INDEX } from './load';
 import { type LoadPart, partQuery, planParts, rowShape, sourceLeaves } from './load-split-plan';
-import { codeBatch, resolveColumns } from './rows';
+import { codedBatches } from './read-coded';
 import { assignIds, seriesKey, seriesOfLeaves } from './series-set';
 import {
   createStage,
   Dictionary,
   dropStage,
-  emptyBatch,
   readDictionary,
   STAGE_TABLE,
   stageWriter,
@@ -264,12 +263,9 @@ export async function runLoadPart(
   let rows = 0;
   try {
     const text = partQuery(def.source.loadQuery ?? '', split.dateKey, part);
-    for await (const batch of source.stream(text, { batchSize: deps.batchSize, signal })) {
-      if (batch.length === 0) continue;
-      const map = resolveColumns(shape, Object.keys(batch[0]), 'load query');
-      const coded = emptyBatch(shape.categories.length);
-      codeBatch(batch, map, shape, plan.dict, coded, rows, 'load query');
-      rows += batch.length;
+    const opts = { batchSize: deps.batchSize, signal };
+    for await (const coded of codedBatches(source, text, opts, shape, plan.dict)) {
+      rows += coded.days.length;
       if (plan.dict.newEntries().length > 0) throw changed('a category value');
       cube.add(coded);
       if (cube.leaves > set.leaves) throw changed('a category combination');

@@ -35,7 +35,8 @@ import { buildTable, type Kept } from './build-sql';
 import { dropBuild, swapSeries } from './build-swap';
 import { readCodedRows } from './int-rows';
 import { LeafCube } from './leaf-cube';
-import { type ColumnMap, codeBatch, resolveColumns, type RowShape, tallyDays } from './rows';
+import { codedBatches } from './read-coded';
+import { type RowShape, tallyDays } from './rows';
 import type { OpenSource } from './source';
 import {
   appendStage,
@@ -43,7 +44,6 @@ import {
   createStage,
   Dictionary,
   dropStage,
-  emptyBatch,
   readDictionary,
   STAGE_TABLE,
   stageWriter,
@@ -173,7 +173,6 @@ async function stageRows(
   };
   const dataset = { categories: def.categories };
   const appendRows = deps.db.kind === 'pglite' ? PGLITE_APPEND_ROWS : Number.POSITIVE_INFINITY;
-  let map: ColumnMap | undefined;
   let rows = 0;
   let minDay: number | null = null;
   const dayRows = new Map<number, number>();
@@ -184,12 +183,9 @@ async function stageRows(
   // One insert in flight while the next batch is read and checked: source and service database work at once.
   let inFlight: Promise<void> = Promise.resolve();
   try {
-    for await (const batch of source.stream(query.sql, { batchSize: deps.batchSize, signal })) {
-      if (batch.length === 0) continue;
-      map ??= resolveColumns(shape, Object.keys(batch[0]), query.name);
-      const coded: CodedBatch = emptyBatch(shape.categories.length);
-      codeBatch(batch, map, shape, dict, coded, rows, query.name);
-      rows += batch.length;
+    const opts = { batchSize: deps.batchSize, signal };
+    for await (const coded of codedBatches(source, query.sql, opts, shape, dict, query.name)) {
+      rows += coded.days.length;
       minDay = tallyDays(coded.days, dayRows, minDay);
       // Summed per leaf and day as it comes: the series build needs no second pass over the rows.
       if (!cube.add(coded)) throw new Error('the load does not fit in one worker'); // no bound set yet

@@ -4,7 +4,7 @@
  * The first bad row's problem is the load's error, with what to change in the query.
  */
 import { ValidationError } from '../shared/errors';
-import type { SourceRow } from './source';
+import type { SourceColumns, SourceRow } from './source';
 
 export interface RowShape {
   dateColumn: string;
@@ -164,9 +164,7 @@ export interface CodedColumns {
 
 /**
  * Checks every row of `batch` (numbered from `first + 1`) and appends it, coded, to `out`; throws the
- * first bad row's problem exactly as checkRow does. The common row (an integer day, numbers or numeric
- * text, text categories) is checked inline without allocating; any other row goes through checkRow,
- * which either throws its problem or returns the values it accepts (a bigint day, say).
+ * first bad row's problem exactly as checkRow does (codeColumns, over the row objects' columns).
  */
 export function codeBatch(
   batch: SourceRow[],
@@ -177,59 +175,76 @@ export function codeBatch(
   first: number,
   query = 'load query',
 ): void {
-  const dateKey = map.date;
-  const valueKey = map.value;
-  const countKey = map.count;
-  const catKeys = map.categories;
-  const nc = catKeys.length;
+  const keys = [map.date, map.value, ...(map.count === undefined ? [] : [map.count]), ...map.categories];
+  const columns = keys.map((k) => batch.map((row) => row[k]));
+  const cols = { names: keys, columns, length: batch.length };
+  codeColumns(cols, map, shape, dict, out, first, query, (r) => batch[r]);
+}
+
+/** A column of `batch` by its exact name (the later one of two of that name, as in a row object). */
+function columnOf(batch: SourceColumns, key: string): unknown[] {
+  const i = batch.names.lastIndexOf(key);
+  return i >= 0 ? batch.columns[i] : new Array(batch.length).fill(undefined);
+}
+
+/** Row `r` of a column batch as the object a cursor would give. */
+function rowOf(batch: SourceColumns, r: number): SourceRow {
+  const row: SourceRow = {};
+  for (let i = 0; i < batch.names.length; i++) row[batch.names[i]] = batch.columns[i][r];
+  return row;
+}
+
+/** A measure as the inline path takes it: a finite number, numeric text or a bigint; else undefined. */
+function inlineMeasure(v: unknown): number | undefined {
+  if (typeof v === 'number') return v - v === 0 ? v : undefined;
+  return v === null || v === undefined ? undefined : toMeasure(v);
+}
+
+/**
+ * codeBatch over a batch column by column (a load's read: no object per row). The common row (an integer
+ * day, numbers or numeric text, text categories) is checked inline without allocating; any other row
+ * goes through checkRow (with the row object `rowAt` gives), which either throws its problem or returns
+ * the values it accepts (a bigint day, say).
+ */
+export function codeColumns(
+  batch: SourceColumns,
+  map: ColumnMap,
+  shape: RowShape,
+  dict: Coder,
+  out: CodedColumns,
+  first: number,
+  query = 'load query',
+  rowAt: (r: number) => SourceRow = (r) => rowOf(batch, r),
+): void {
+  const dayCol = columnOf(batch, map.date);
+  const valueCol = columnOf(batch, map.value);
+  const countCol = map.count === undefined ? undefined : columnOf(batch, map.count);
+  const catCols = map.categories.map((k) => columnOf(batch, k));
+  const nc = catCols.length;
   const { days, codes, values, cnts } = out;
   // Source rows often repeat the day and category values of the row before: skip the lookups then.
   let lastDay = -1;
-  const lastValue: Array<string | undefined> = new Array(nc).fill(undefined);
+  const lastValue: Array<unknown> = new Array(nc).fill(undefined);
   const lastCode: number[] = new Array(nc).fill(0);
   const rowCodes: number[] = new Array(nc).fill(0);
   for (let r = 0; r < batch.length; r++) {
-    const raw = batch[r];
-    const rowNumber = first + r + 1;
-    const d = raw[dateKey];
-    const v = raw[valueKey];
-    const c = countKey === undefined ? 0 : raw[countKey];
+    const d = dayCol[r];
     let ok = typeof d === 'number' && (d === lastDay || typeof toDay(d) === 'number');
-    let value = 0;
-    let cnt = 0;
-    if (ok) {
-      if (typeof v === 'number' && v - v === 0) value = v;
-      else {
-        const m = v === null || v === undefined ? undefined : toMeasure(v);
-        if (m === undefined) ok = false;
-        else value = m;
+    const value = ok ? inlineMeasure(valueCol[r]) : undefined;
+    const cnt = countCol === undefined ? 0 : ok ? inlineMeasure(countCol[r]) : undefined;
+    ok = ok && value !== undefined && cnt !== undefined;
+    for (let i = 0; ok && i < nc; i++) {
+      const s = catCols[i][r];
+      if (typeof s !== 'string') ok = false;
+      else if (s !== lastValue[i]) {
+        lastValue[i] = s;
+        lastCode[i] = dict.code(i, s);
       }
-    }
-    if (ok) {
-      if (typeof c === 'number' && c - c === 0) cnt = c;
-      else {
-        const m = c === null || c === undefined ? undefined : toMeasure(c);
-        if (m === undefined) ok = false;
-        else cnt = m;
-      }
-    }
-    if (ok) {
-      for (let i = 0; i < nc; i++) {
-        const s = raw[catKeys[i]];
-        if (typeof s !== 'string') {
-          ok = false;
-          break;
-        }
-        if (s !== lastValue[i]) {
-          lastValue[i] = s;
-          lastCode[i] = dict.code(i, s);
-        }
-        rowCodes[i] = lastCode[i];
-      }
+      rowCodes[i] = lastCode[i];
     }
     if (!ok) {
       // Throws the row's problem, or gives the values checkRow accepts beyond the inline path.
-      const checked = checkRow(raw, map, shape, rowNumber, query);
+      const checked = checkRow(rowAt(r), map, shape, first + r + 1, query);
       days.push(checked.day);
       for (let i = 0; i < nc; i++) codes[i].push(dict.code(i, checked.categories[i]));
       values.push(checked.value);
@@ -239,8 +254,8 @@ export function codeBatch(
     lastDay = d as number;
     days.push(lastDay);
     for (let i = 0; i < nc; i++) codes[i].push(rowCodes[i]);
-    values.push(value);
-    cnts.push(cnt);
+    values.push(value as number);
+    cnts.push(cnt as number);
   }
 }
 

@@ -2,8 +2,10 @@
  * The read phase of a load alone: the hotel cube of scripts/synthetic/cube.ts (as bench-e2e writes it) in a
  * PostgreSQL source table, read through the pgsql connector (1) bare, counting rows (`stream`), (2) checked and coded (`code`), and (3) as a
  * load reads it (`stage`): every row checked against the source query rules, categories coded, batches appended to a
- * staging table in a second database on the same server. Prints seconds and rows/s per step.
- * `DATABASE_URL=postgres://… npm run bench -- read [--steps stream,code,stage] [--runs 2] [--refill] [--db-prefix bench]`
+ * staging table in a second database on the same server. Prints seconds, rows/s and the
+ * bench process's CPU seconds (the reader's own work, apart from the servers') per step.
+ * `DATABASE_URL=postgres://… npm run bench -- read [--steps stream,code,stage] [--runs 2] [--refill] [--db-prefix bench]
+ *   [--read columns|rows]`
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -11,15 +13,9 @@ import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import { openSource } from '../../lib/connectors/index';
 import { connectDatabase } from '../../lib/db/connect';
-import { codeBatch, resolveColumns, type RowShape, tallyDays } from '../../lib/pipeline/rows';
-import {
-  appendStage,
-  createStage,
-  Dictionary,
-  dropStage,
-  emptyBatch,
-  stageWriter,
-} from '../../lib/pipeline/stage';
+import { codedBatches } from '../../lib/pipeline/read-coded';
+import { type RowShape, tallyDays } from '../../lib/pipeline/rows';
+import { appendStage, createStage, Dictionary, dropStage, stageWriter } from '../../lib/pipeline/stage';
 import { CUBE_CATEGORIES, CUBE_SOURCE_DDL, cubeCopyLines, generateCube, HOTEL_CUBE } from '../synthetic/cube';
 
 const TABLE = 'hotel_bookings';
@@ -35,6 +31,8 @@ const opt = (name: string) => {
 const DB_PREFIX = opt('--db-prefix') ?? 'bench';
 const SOURCE_DB = `${DB_PREFIX}_read_source`;
 const SERVICE_DB = `${DB_PREFIX}_read_service`;
+// --read columns (default: the load's columnar read where the connector has one) or rows (row objects).
+const READ = opt('--read') ?? 'columns';
 
 function dbUrl(base: string, name: string): string {
   const u = new URL(base);
@@ -97,12 +95,10 @@ async function staged(conn: string, serviceUrl: string, stage = true): Promise<n
   let inFlight: Promise<void> = Promise.resolve();
   let waited = 0;
   try {
-    let map: ReturnType<typeof resolveColumns> | undefined;
-    for await (const batch of source.stream(QUERY, { batchSize: BATCH })) {
-      map ??= resolveColumns(shape, Object.keys(batch[0]));
-      const coded = emptyBatch(shape.categories.length);
-      codeBatch(batch, map, shape, dict, coded, rows, 'load query');
-      rows += batch.length;
+    // --read rows: the row objects' path (a connector without a columnar read), for comparison.
+    const from = READ === 'rows' ? { stream: source.stream, close: source.close } : source;
+    for await (const coded of codedBatches(from, QUERY, { batchSize: BATCH }, shape, dict)) {
+      rows += coded.days.length;
       minDay = tallyDays(coded.days, dayRows, minDay);
       if (!stage) continue;
       const w0 = performance.now();
@@ -146,13 +142,16 @@ async function main() {
   for (let r = 0; r < runs; r++) {
     for (const step of steps) {
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const n =
         step === 'stream'
           ? await streamOnly(conn)
           : await staged(conn, dbUrl(base, SERVICE_DB), step === 'stage');
       const s = (performance.now() - t0) / 1000;
+      const c = process.cpuUsage(c0);
+      const cpu = (c.user + c.system) / 1e6;
       console.log(
-        `${step.padEnd(6)} ${n} rows ${s.toFixed(2)} s ${Math.round(n / s).toLocaleString('en')} rows/s (load ${os.loadavg()[0].toFixed(1)})`,
+        `${step.padEnd(6)} ${n} rows ${s.toFixed(2)} s ${Math.round(n / s).toLocaleString('en')} rows/s, this process's CPU ${cpu.toFixed(2)} s (load ${os.loadavg()[0].toFixed(1)})`,
       );
     }
   }

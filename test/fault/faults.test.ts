@@ -142,6 +142,13 @@ describe('the fault suite', () => {
             yield batch;
           }
         },
+        async *streamColumns(text, opts) {
+          for await (const batch of real.streamColumns!(text, opts)) {
+            streaming();
+            await gate;
+            yield batch;
+          }
+        },
       };
     };
     harness.pause();

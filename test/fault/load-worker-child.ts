@@ -26,6 +26,13 @@ async function main() {
           yield batch;
         }
       },
+      async *streamColumns(text, opts) {
+        for await (const batch of real.streamColumns(text, opts)) {
+          process.stdout.write(`BATCH ${batch.length}\n`);
+          await new Promise((r) => setTimeout(r, 300));
+          yield batch;
+        }
+      },
     };
   };
   const result = await handler(sqsEvent([sqsRecord('load', { jobId, dataViewId, kind: 'Load' })]), {});

@@ -1,5 +1,5 @@
 /** What each database adapter implements; the runner adds timeouts, cancellation and error cleaning. */
-import type { ColumnInfo } from '../source-port';
+import type { ColumnInfo, SourceColumns } from '../source-port';
 
 export type Row = Record<string, unknown>;
 
@@ -13,10 +13,18 @@ export interface QueryOptions {
   bulk?: boolean;
 }
 
+/** Rows column by column (the source port's SourceColumns). */
+export type ColumnBatch = SourceColumns;
+
 /** A running query. */
 export interface DriverCursor {
   /** The next batch (1..batchSize rows), or undefined when the query is done. */
   next(): Promise<Row[] | undefined>;
+  /**
+   * The next batch column by column, for a driver that reads a whole result without an object per row
+   * (pgsql's COPY); a cursor reads either with next() or with this, never both.
+   */
+  nextColumns?(): Promise<ColumnBatch | undefined>;
   /** The result columns; called after the first next(), so a driver may learn them from the first batch. */
   columns(): Promise<ColumnInfo[]>;
   /** Stops the query (server-side when the driver can) and frees the cursor; never throws. */

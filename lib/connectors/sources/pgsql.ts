@@ -9,7 +9,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { PgConfig } from '../conn-string/index';
 import type { ColumnInfo } from '../source-port';
-import type { Driver, DriverCursor, DriverSession, QueryOptions, Row } from './driver';
+import type { ColumnBatch, Driver, DriverCursor, DriverSession, QueryOptions, Row } from './driver';
+import { type CopyColumn, copyColumnsParser, copyFieldValue } from './pgsql-columns';
+
+export type { CopyColumn } from './pgsql-columns';
 
 type Sql = import('postgres').Sql;
 type ReservedSql = import('postgres').ReservedSql;
@@ -74,24 +77,6 @@ export function postgresOptions(config: PgConfig, timeoutMs: number): PgOptions 
  */
 export const BULK_TIMEOUT_FACTOR = 6;
 
-/** A result column as postgres.js describes it: `parser` is the type parser the cursor would apply. */
-export interface CopyColumn {
-  name: string;
-  type: number;
-  parser?: ((text: string) => unknown) & { array?: boolean };
-}
-
-const ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
-
-/** One field of COPY's text format, backslash sequences undone (the server writes \\ \b \f \n \r \t \v). */
-function unescapeCopy(f: string): string {
-  return f.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|[\s\S])/g, (_, e: string) => {
-    if (e.length > 1 && e[0] === 'x') return String.fromCharCode(Number.parseInt(e.slice(1), 16));
-    if (e >= '0' && e <= '7') return String.fromCharCode(Number.parseInt(e, 8));
-    return ESCAPES[e] ?? e;
-  });
-}
-
 /**
  * Turns the text of `COPY … TO STDOUT` (default text format: tab-separated, `\N` for NULL) into rows
  * keyed and typed as postgres.js gives a cursor's rows. Feed decoded text in any pieces with `push`;
@@ -100,16 +85,8 @@ function unescapeCopy(f: string): string {
 export function copyTextParser(columns: ReadonlyArray<CopyColumn>) {
   const n = columns.length;
   const names = columns.map((c) => c.name);
-  const parsers = columns.map((c) => c.parser);
   let rest = '';
-  const field = (f: string, i: number): unknown => {
-    if (f === '\\N') return null;
-    const text = f.indexOf('\\') >= 0 ? unescapeCopy(f) : f;
-    const parse = parsers[i];
-    if (parse === undefined) return text;
-    // postgres.js hands an array parser the text without its opening brace (connection.js DataRow).
-    return parse.array === true ? parse(text.slice(1)) : parse(text);
-  };
+  const field = (f: string, i: number): unknown => (f === '\\N' ? null : copyFieldValue(columns[i], f));
   const lines = (buf: string, out: Row[], final: boolean) => {
     let pos = 0;
     const len = buf.length;
@@ -166,6 +143,96 @@ function copyBody(text: string): string {
 function resumeSocket(stream: unknown): void {
   const read = (stream as { _read?: (size: number) => void } | undefined)?._read;
   if (typeof read === 'function') read.call(stream, 0);
+}
+
+/**
+ * Bytes a COPY answer may run ahead of the reader: postgres.js pauses the socket once its stream holds
+ * its high-water mark (16 kB by default), which stops the server every few hundred rows while the rows
+ * before are parsed; with a few megabytes the server goes on writing while Node parses.
+ */
+export const COPY_READ_AHEAD_BYTES = 4 * 1024 * 1024;
+
+/** What copyStreamCursor needs of the session's COPY: its end, its state and its cancel. */
+interface CopyControl {
+  finish(): Promise<void>;
+  done(): boolean;
+  setDone(): void;
+  cancel(): Promise<void>;
+}
+
+/** The cursor over a COPY text answer: rows (next) or columns (nextColumns), in batches of `batchSize`. */
+function copyStreamCursor(
+  stream: NodeJS.ReadableStream,
+  described: CopyColumn[],
+  batchSize: number,
+  control: CopyControl,
+): DriverCursor {
+  const state = (stream as { _readableState?: { highWaterMark: number } })._readableState;
+  if (state && state.highWaterMark < COPY_READ_AHEAD_BYTES) state.highWaterMark = COPY_READ_AHEAD_BYTES;
+  const columns = columnsOf(described);
+  const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  /** Feeds pieces to `push` until `enough()` or the end (then `last()`); false once nothing is left. */
+  const read = async (enough: () => boolean, push: (b: Buffer) => void, last: () => void) => {
+    while (!control.done() && !enough()) {
+      let r: IteratorResult<Buffer>;
+      try {
+        r = await it.next();
+      } catch (e) {
+        control.setDone();
+        resumeSocket(stream);
+        throw e;
+      }
+      if (r.done) {
+        control.setDone();
+        resumeSocket(stream);
+        last();
+        break;
+      }
+      push(r.value);
+    }
+  };
+  const rowParser = copyTextParser(described);
+  const decoder = new StringDecoder('utf8');
+  let pending: Row[] = [];
+  const colParser = copyColumnsParser(described);
+  return {
+    async next() {
+      await read(
+        () => pending.length >= batchSize,
+        (b) => rowParser.push(decoder.write(b), pending),
+        () => {
+          rowParser.push(decoder.end(), pending);
+          rowParser.end(pending);
+        },
+      );
+      if (pending.length === 0) {
+        await control.finish();
+        return undefined;
+      }
+      const batch = pending.length <= batchSize ? pending : pending.slice(0, batchSize);
+      pending = pending.length <= batchSize ? [] : pending.slice(batchSize);
+      return batch;
+    },
+    async nextColumns(): Promise<ColumnBatch | undefined> {
+      await read(
+        () => colParser.pending >= batchSize,
+        (b) => colParser.push(b),
+        () => colParser.end(),
+      );
+      if (colParser.pending === 0) {
+        await control.finish();
+        return undefined;
+      }
+      return colParser.take(batchSize);
+    },
+    async columns() {
+      return columns;
+    },
+    async cancel() {
+      if (control.done()) return control.finish();
+      await control.cancel();
+    },
+  };
 }
 
 class PgSession implements DriverSession {
@@ -307,54 +374,18 @@ class PgSession implements DriverSession {
       await sql.unsafe('ROLLBACK TO SAVEPOINT bulk_read');
       return undefined;
     }
-    const columns = columnsOf(described);
-    const parser = copyTextParser(described);
-    const decoder = new StringDecoder('utf8');
-    const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    let pending: Row[] = [];
     const finish = async () => {
       signal.removeEventListener('abort', onAbort);
       await end();
     };
     const session = this;
-    return {
-      async next() {
-        while (!done && pending.length < batchSize) {
-          let r: IteratorResult<Buffer>;
-          try {
-            r = await it.next();
-          } catch (e) {
-            done = true;
-            resumeSocket(stream);
-            throw e;
-          }
-          if (r.done) {
-            done = true;
-            resumeSocket(stream);
-            parser.push(decoder.end(), pending);
-            parser.end(pending);
-            break;
-          }
-          parser.push(decoder.write(r.value), pending);
-        }
-        if (pending.length === 0) {
-          await finish();
-          return undefined;
-        }
-        if (pending.length <= batchSize) {
-          const batch = pending;
-          pending = [];
-          return batch;
-        }
-        const batch = pending.slice(0, batchSize);
-        pending = pending.slice(batchSize);
-        return batch;
-      },
-      async columns() {
-        return columns;
+    return copyStreamCursor(stream, described, batchSize, {
+      finish,
+      done: () => done,
+      setDone: () => {
+        done = true;
       },
       async cancel() {
-        if (done) return finish();
         // Given up mid-stream: a cancel request stops the COPY on the server, and the connection, left
         // mid-answer, is closed (the next query reconnects, so the cancel cannot hit a later statement).
         signal.removeEventListener('abort', onAbort);
@@ -363,7 +394,7 @@ class PgSession implements DriverSession {
         session.dropped = true;
         await session.pool.end({ timeout: 0 }).catch(() => {});
       },
-    };
+    });
   }
 
   async close(): Promise<void> {

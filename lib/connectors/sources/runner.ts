@@ -1,7 +1,7 @@
 /** Wraps a database adapter into a SourceConnector: one timer and one abort path around every driver call. */
 import { AppError, UpstreamError } from '../../shared/errors';
 import type { PreviewResult, SourceConnector, StreamOptions } from '../source-port';
-import type { Driver, DriverCursor, DriverSession, Row } from './driver';
+import type { ColumnBatch, Driver, DriverCursor, DriverSession, Row } from './driver';
 import { type ErrorContext, toUpstreamError } from './errors';
 
 export type { Driver } from './driver';
@@ -156,6 +156,14 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
         if (!rows) ended = true;
         return rows;
       },
+      /** The next batch column by column (from the rows when the driver has no columnar read). */
+      async nextColumns(): Promise<ColumnBatch | undefined> {
+        const batch = cursor.nextColumns
+          ? await bound(cursor.nextColumns())
+          : columnsOfRows(await this.next());
+        if (!batch) ended = true;
+        return batch;
+      },
       columns: () => bound(cursor.columns()),
       /** Cancels what is left of the query; after a failure the connection is dropped too. */
       async finish(failed: boolean) {
@@ -164,6 +172,32 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
         if (failed) dropSession();
       },
     };
+  }
+
+  /** A whole result in batches (rows or columns, as `take` reads them); stopping early cancels it. */
+  async function* batchesOf<T extends { length: number }>(
+    sql: string,
+    opts: StreamOptions,
+    take: (q: Awaited<ReturnType<typeof openQuery>>) => Promise<T | undefined>,
+  ): AsyncGenerator<T> {
+    const batchSize = Math.floor(opts.batchSize);
+    if (!(batchSize >= 1)) throw new RangeError('batchSize must be at least 1');
+    if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
+    const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query', true);
+    let failed = false;
+    try {
+      for (;;) {
+        const batch = await take(q);
+        if (!batch) return;
+        if (batch.length) yield batch;
+        if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
+      }
+    } catch (e) {
+      failed = true;
+      throw e;
+    } finally {
+      await q.finish(failed);
+    }
   }
 
   return {
@@ -200,26 +234,9 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
       }
     },
 
-    async *stream(sql: string, opts: StreamOptions) {
-      const batchSize = Math.floor(opts.batchSize);
-      if (!(batchSize >= 1)) throw new RangeError('batchSize must be at least 1');
-      if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
-      const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query', true);
-      let failed = false;
-      try {
-        for (;;) {
-          const rows = await q.next();
-          if (!rows) return;
-          if (rows.length) yield rows;
-          if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
-        }
-      } catch (e) {
-        failed = true;
-        throw e;
-      } finally {
-        await q.finish(failed);
-      }
-    },
+    stream: (sql: string, opts: StreamOptions) => batchesOf(sql, opts, (q) => q.next()),
+
+    streamColumns: (sql: string, opts: StreamOptions) => batchesOf(sql, opts, (q) => q.nextColumns()),
 
     async close() {
       closed = true;
@@ -232,6 +249,13 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
         );
     },
   };
+}
+
+/** A batch of row objects column by column (the keys of its first row). */
+export function columnsOfRows(rows: Row[] | undefined): ColumnBatch | undefined {
+  if (!rows) return undefined;
+  const names = rows.length ? Object.keys(rows[0]) : [];
+  return { names, columns: names.map((k) => rows.map((r) => r[k])), length: rows.length };
 }
 
 /** BigInt is not JSON; a preview goes straight into an HTTP answer. */

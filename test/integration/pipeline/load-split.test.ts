@@ -177,6 +177,10 @@ describe(`a full load split into parts on ${backendName}`, () => {
           text.includes('WHERE q.') && ++partReads === 3
             ? real.stream('SELECT 1 / 0 AS day', opts)
             : real.stream(text, opts),
+        streamColumns: (text, opts) =>
+          text.includes('WHERE q.') && ++partReads === 3
+            ? real.streamColumns!('SELECT 1 / 0 AS day', opts)
+            : real.streamColumns!(text, opts),
       };
     };
     await source.exec('UPDATE sales SET amount = amount + 1000');

@@ -124,6 +124,8 @@ describe(`loading a data view on ${backendName}`, () => {
           ...real,
           stream: (_sql, opts) =>
             real.stream('SELECT day, shop, 1 / amount AS amount FROM sales ORDER BY day', opts),
+          streamColumns: (_sql, opts) =>
+            real.streamColumns!('SELECT day, shop, 1 / amount AS amount FROM sales ORDER BY day', opts),
         };
       };
       await expect(load(id, { open: failing })).rejects.toThrow(/division by zero/);
@@ -150,7 +152,12 @@ describe(`loading a data view on ${backendName}`, () => {
       await reset(`(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'a', 3)`);
       const open: OpenSource = async (name) => {
         const real = await source.open(name);
-        return { ...real, stream: (_sql, opts) => real.stream('SELECT * FROM bad_dates ORDER BY day', opts) };
+        const bad = 'SELECT * FROM bad_dates ORDER BY day';
+        return {
+          ...real,
+          stream: (_sql, opts) => real.stream(bad, opts),
+          streamColumns: (_sql, opts) => real.streamColumns!(bad, opts),
+        };
       };
       await expect(load(id, { open })).rejects.toThrow(
         "row 1 of the load query: the date column day must be an integer YYYYMMDD, got '2024-01-01' (text); convert it in the SELECT, e.g. to_char(day, 'YYYYMMDD')::int",
@@ -381,6 +388,12 @@ describe(`loading a data view on ${backendName}`, () => {
         ...real,
         async *stream(text, opts) {
           for await (const batch of real.stream(text, opts)) {
+            yield batch;
+            seen.push(jobFigures((await findJob(t.db, job.id))!).progress);
+          }
+        },
+        async *streamColumns(text, opts) {
+          for await (const batch of real.streamColumns!(text, opts)) {
             yield batch;
             seen.push(jobFigures((await findJob(t.db, job.id))!).progress);
           }
