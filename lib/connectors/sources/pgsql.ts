@@ -145,13 +145,6 @@ function resumeSocket(stream: unknown): void {
   if (typeof read === 'function') read.call(stream, 0);
 }
 
-/**
- * Bytes a COPY answer may run ahead of the reader: postgres.js pauses the socket once its stream holds
- * its high-water mark (16 kB by default), which stops the server every few hundred rows while the rows
- * before are parsed; with a few megabytes the server goes on writing while Node parses.
- */
-export const COPY_READ_AHEAD_BYTES = 4 * 1024 * 1024;
-
 /** What copyStreamCursor needs of the session's COPY: its end, its state and its cancel. */
 interface CopyControl {
   finish(): Promise<void>;
@@ -167,8 +160,6 @@ function copyStreamCursor(
   batchSize: number,
   control: CopyControl,
 ): DriverCursor {
-  const state = (stream as { _readableState?: { highWaterMark: number } })._readableState;
-  if (state && state.highWaterMark < COPY_READ_AHEAD_BYTES) state.highWaterMark = COPY_READ_AHEAD_BYTES;
   const columns = columnsOf(described);
   const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   /** Feeds pieces to `push` until `enough()` or the end (then `last()`); false once nothing is left. */
