@@ -41,7 +41,14 @@ import {
 import { dropBuild, swapSeries } from './build-swap';
 import { groupingSets } from './grouping';
 import { LeafCube } from './leaf-cube';
-import { appendInParts, checkStillOurs, type LoadDeps, type LoadResult, STAGE_DAY_INDEX } from './load';
+import {
+  appendInParts,
+  checkStillOurs,
+  PGLITE_APPEND_ROWS,
+  type LoadDeps,
+  type LoadResult,
+  STAGE_DAY_INDEX,
+} from './load';
 import { type LoadPart, partQuery, planParts, rowShape, sourceLeaves } from './load-split-plan';
 import { codedBatches } from './read-coded';
 import { assignIds, seriesKey, seriesOfLeaves } from './series-set';
@@ -251,7 +258,7 @@ export async function runLoadPart(
   const cube = new LeafCube(def.categories.length);
   cube.seed(plan.leaves);
   const dataset = { categories: def.categories };
-  const appendRows = deps.db.kind === 'pglite' ? 2_500 : Number.POSITIVE_INFINITY;
+  const appendRows = deps.db.kind === 'pglite' ? PGLITE_APPEND_ROWS : Number.POSITIVE_INFINITY;
   const stager = stageWriter(deps.db, schema, dataset, (b) =>
     appendInParts(deps.db, schema, dataset, b, appendRows),
   );
