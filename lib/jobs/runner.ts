@@ -110,6 +110,42 @@ export function errorText(e: unknown): string {
   return m.length > MAX_ERROR ? `${m.slice(0, MAX_ERROR - 1)}…` : m;
 }
 
+const CLAIM_TRIES = 3;
+
+/**
+ * Claims the job, or marks it as waiting for the running job of its view. The mark and the other job's
+ * end race: the other job sends the waiting jobs when it ends, and may have looked for them just before
+ * this one was marked. So after the mark the view is looked at again, and when the other job has ended
+ * by then, the claim is tried again here: one of the two always sees the other's write, and no job waits
+ * for the schedule's next minute while its view is free.
+ */
+async function claimOrWait(deps: RunnerDeps, jobId: number, log: Logger): Promise<JobRow | undefined> {
+  const { db, clock } = deps;
+  for (let attempt = 1; attempt <= CLAIM_TRIES; attempt++) {
+    const now = clock.now();
+    const job = await claimJob(db, jobId, now, new Date(now.getTime() - deps.timeoutSeconds * 1000));
+    if (job) return job;
+    const existing = await findJob(db, jobId);
+    // One job of a view at a time: a pending job waits for the running one and is sent again after it.
+    const other =
+      existing?.status === 'pending'
+        ? await runningJobOfView(db, existing.dataViewId, existing.id)
+        : undefined;
+    if (!existing || other === undefined) {
+      // Cleared, already done, or running elsewhere: this delivery has nothing to do.
+      log.info('job not claimable; message dropped', { status: existing?.status ?? 'deleted' });
+      return undefined;
+    }
+    await markWaiting(db, existing.id, other);
+    if ((await runningJobOfView(db, existing.dataViewId, existing.id)) !== undefined) {
+      log.info('job waits for another job of its view', { waitingFor: other });
+      return undefined;
+    }
+  }
+  log.info('job still not claimable after its view became free; the schedule sends it again');
+  return undefined;
+}
+
 /** Runs one delivery of `message`; never throws for a failure of the work itself. */
 export async function runJobAttempt(
   deps: RunnerDeps,
@@ -119,24 +155,8 @@ export async function runJobAttempt(
 ): Promise<AttemptOutcome> {
   const { db, clock } = deps;
   const log = deps.log.child({ jobId: message.jobId, kind: message.kind, dataViewId: message.dataViewId });
-  const now = clock.now();
-  const job = await claimJob(db, message.jobId, now, new Date(now.getTime() - deps.timeoutSeconds * 1000));
-  if (!job) {
-    const existing = await findJob(db, message.jobId);
-    // One job of a view at a time: a pending job waits for the running one and is sent again after it.
-    const other =
-      existing?.status === 'pending'
-        ? await runningJobOfView(db, existing.dataViewId, existing.id)
-        : undefined;
-    if (existing && other !== undefined) {
-      await markWaiting(db, existing.id, other);
-      log.info('job waits for another job of its view', { waitingFor: other });
-      return 'done';
-    }
-    // Cleared, already done, or running elsewhere: this delivery has nothing to do.
-    log.info('job not claimable; message dropped', { status: existing?.status ?? 'deleted' });
-    return 'done';
-  }
+  const job = await claimOrWait(deps, message.jobId, log);
+  if (!job) return 'done';
   log.info('job started', { attempt: job.attempts });
   recordJob(message.kind, 'started');
   const started = Date.now();

@@ -125,6 +125,54 @@ describe('jobs of one view at once', () => {
     expect((await findJob(t.db, waiting.id))?.status).toBe('finished');
   });
 
+  it('a job whose view frees while it is being marked as waiting runs at once, not at the next schedule tick', async () => {
+    // The load that queued this process job ends between the process job's failed claim and its mark as
+    // waiting: the load looked for waiting jobs before the mark, so it sent nothing again.
+    const a = (await insertJob(t.db, {
+      dataViewId: viewId,
+      kind: 'Load',
+      trigger: 'api',
+      createdAt: new Date(),
+    }))!;
+    const b = (await insertJob(t.db, {
+      dataViewId: viewId,
+      kind: 'Process',
+      trigger: 'api',
+      createdAt: new Date(),
+    }))!;
+    await t.db.rows(sql`UPDATE jobs SET status = 'running', attempts = 1,
+      lease_until = now() + interval '10 minutes' WHERE id = ${a.id}`);
+    let endedOther = false;
+    const db = new Proxy(t.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'rows') return Reflect.get(target, prop, receiver);
+        return async (query: Parameters<typeof target.rows>[0]) => {
+          const text = JSON.stringify(query);
+          if (!endedOther && text.includes('waitingFor')) {
+            endedOther = true;
+            await target.rows(sql`UPDATE jobs SET status = 'finished', finished_at = now(), lease_until = NULL
+              WHERE id = ${a.id}`);
+          }
+          return target.rows(query);
+        };
+      },
+    });
+    const ran: number[] = [];
+    const outcome = await runJobAttempt(
+      { db, clock, log: logger, maxAttempts: 3, timeoutSeconds: 600, resend: async () => {} },
+      { jobId: b.id, dataViewId: viewId, kind: 'Process' },
+      async (job: JobRow) => {
+        ran.push(job.id);
+        return { ok: true };
+      },
+      new AbortController().signal,
+    );
+    expect(endedOther).toBe(true);
+    expect(outcome).toBe('done');
+    expect(ran).toEqual([b.id]);
+    expect((await findJob(t.db, b.id))?.status).toBe('finished');
+  });
+
   it('a clean while a load reads its source: the load does not put its build in place afterwards', async () => {
     await writeSource(source, spec(['CZ', 'DE', 'PL', 'AT']));
     const job = (await insertJob(t.db, {
