@@ -299,7 +299,7 @@ function knownDays(rows: ChunkRecord[], last: boolean, base: number): Map<number
 }
 
 /** Σ value / Σ count over the days with data of [from, from + days) when the count varies there, else 0. */
-function valuePerEvent(
+export function valuePerEvent(
   values: Float64Array,
   cnts: Float64Array,
   present: Uint8Array,

@@ -6,7 +6,7 @@
 import { carryIncidentFeedback } from './feedback';
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/database';
-import { readSeries, type SeriesMeasure, type SeriesSource } from '../dataset/series-store';
+import { readSeries, type SeriesMeasure, type SeriesSource, valuePerEvent } from '../dataset/series-store';
 import type { Logger } from '../shared/logger';
 import { groupRecords } from './grouping';
 import { matchPrevious } from './identity';
@@ -173,37 +173,12 @@ function leavesFrom(
     leaves.push({
       codes: catalog.codes[r],
       values: values.values.subarray(start, end),
-      unit: counts ? valuePerEventOf(values, counts, start, end) || 1 : 1,
+      // A value leaf's value per event over the days its plan reads, as the contributions take it.
+      unit: counts ? valuePerEvent(values.values, counts.values, values.present, start, end - start) || 1 : 1,
       ...(events ? { counts: events.values.subarray(start, end) } : {}),
     });
   }
   return leaves;
-}
-
-/**
- * Σ value / Σ count over the days with data of [start, end) of a block's row when the count varies
- * there, else 0 (the values are the events): a leaf's value per event over the days its plan reads, as
- * the contributions of a window take it.
- */
-export function valuePerEventOf(
-  values: { values: Float64Array; present: Uint8Array },
-  counts: { values: Float64Array },
-  start: number,
-  end: number,
-): number {
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  let v = 0;
-  let c = 0;
-  for (let t = start; t < end; t++) {
-    if (values.present[t] === 0) continue;
-    const n = counts.values[t];
-    if (n < min) min = n;
-    if (n > max) max = n;
-    v += values.values[t];
-    c += n;
-  }
-  return min < max && c !== 0 ? v / c : 0;
 }
 
 /**

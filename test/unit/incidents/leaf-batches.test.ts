@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { IncidentPlan } from '../../../lib/incidents/plan';
-import { leafBatches, valuePerEventOf } from '../../../lib/incidents/step';
+import { valuePerEvent } from '../../../lib/dataset/series-store';
+import { leafBatches } from '../../../lib/incidents/step';
 
 function plan(fromDay: number, toDay: number, measure = 'value', leaves: number[] = []): IncidentPlan {
   return {
@@ -56,7 +57,7 @@ describe('leaf batches', () => {
     const values = { values: Float64Array.of(99, 30, 20, 10, 40), present: Uint8Array.of(1, 1, 0, 1, 1) };
     const counts = { values: Float64Array.of(1, 3, 9, 1, 4) };
     // Days 1..4 with data: 1, 3 (value 30, 10, 40 over 3 + 1 + 4 events; day 2 has no data).
-    expect(valuePerEventOf(values, counts, 1, 5)).toBeCloseTo(80 / 8);
-    expect(valuePerEventOf(values, { values: Float64Array.of(2, 2, 2, 2, 2) }, 0, 5)).toBe(0);
+    expect(valuePerEvent(values.values, counts.values, values.present, 1, 4)).toBeCloseTo(80 / 8);
+    expect(valuePerEvent(values.values, Float64Array.of(2, 2, 2, 2, 2), values.present, 0, 5)).toBe(0);
   });
 });
