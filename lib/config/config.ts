@@ -74,6 +74,13 @@ export interface Config {
   summaryRefreshesPerHour: number;
   /** The most anomalies a merged, aggregated or incident filter run reads (FILTER_MAX_RECORDS). */
   filterMaxRecords: number;
+  /**
+   * Bounds of the reads of one request (docs/security.md, "Bounded reads"), in values (series × days ×
+   * measures, 8 bytes each): the leaves the contributions of a series read at a time
+   * (CONTRIBUTIONS_BATCH_CELLS) and in all (CONTRIBUTIONS_MAX_CELLS, past it 413), and the peer or child
+   * group a chart's preview of a peer or cardinality detector reads (PREVIEW_GROUP_CELLS).
+   */
+  reads: { contributionBatchCells: number; contributionMaxCells: number; previewGroupCells: number };
   connectorTestIntervalHours: number;
   seed: { adminPassword?: string; userPassword?: string };
   awsRegion: string;
@@ -233,6 +240,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     summaryRefreshesPerHour: int(env, 'SUMMARY_REFRESHES_PER_HOUR', 30, 1, 10_000),
     filterMaxRecords: int(env, 'FILTER_MAX_RECORDS', 50_000, 100, 1_000_000),
+    reads: {
+      contributionBatchCells: int(env, 'CONTRIBUTIONS_BATCH_CELLS', 2_000_000, 1, 100_000_000),
+      contributionMaxCells: int(env, 'CONTRIBUTIONS_MAX_CELLS', 60_000_000, 1, 1_000_000_000),
+      previewGroupCells: int(env, 'PREVIEW_GROUP_CELLS', 2_000_000, 1, 100_000_000),
+    },
     connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
     seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },
     awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',
