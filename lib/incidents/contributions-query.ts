@@ -23,6 +23,7 @@ import { historyDays, type LeafDays, scaleExpected } from './leaf-window';
 import { latticeOf } from './step';
 import { cachedCatalog, hasIncidents, type SeriesCatalog } from './store';
 import type { Categories } from './types';
+import { ownValue } from '../shared/own';
 
 export interface ContributionValueAnswer {
   /** The dimension's value (for a child category, the child's). */
@@ -80,7 +81,7 @@ export interface ContributionsAnswer {
 function seriesRow(catalog: SeriesCatalog, names: readonly string[], wanted: Record<string, string>): number {
   for (let i = 0; i < catalog.ids.length; i++) {
     const v = catalog.values[i];
-    if (names.every((n, k) => (wanted[n] ?? null) === v[k])) return i;
+    if (names.every((n, k) => (ownValue(wanted, n) ?? null) === v[k])) return i;
   }
   const text = Object.entries(wanted)
     .map(([k, v]) => `${k}=${v}`)
