@@ -167,6 +167,15 @@ export function checkedJwtSecret(value: string | undefined, source: string): str
   return value;
 }
 
+/** The bounds of one request's reads (docs/security.md, "Bounded reads"). */
+function readBounds(env: Env): Config['reads'] {
+  return {
+    contributionBatchCells: int(env, 'CONTRIBUTIONS_BATCH_CELLS', 2_000_000, 1, 100_000_000),
+    contributionMaxCells: int(env, 'CONTRIBUTIONS_MAX_CELLS', 60_000_000, 1, 1_000_000_000),
+    previewGroupCells: int(env, 'PREVIEW_GROUP_CELLS', 2_000_000, 1, 100_000_000),
+  };
+}
+
 /** Parses an environment into a Config; throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const queueUrls: Record<string, string> = {};
@@ -240,11 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     summaryRefreshesPerHour: int(env, 'SUMMARY_REFRESHES_PER_HOUR', 30, 1, 10_000),
     filterMaxRecords: int(env, 'FILTER_MAX_RECORDS', 50_000, 100, 1_000_000),
-    reads: {
-      contributionBatchCells: int(env, 'CONTRIBUTIONS_BATCH_CELLS', 2_000_000, 1, 100_000_000),
-      contributionMaxCells: int(env, 'CONTRIBUTIONS_MAX_CELLS', 60_000_000, 1, 1_000_000_000),
-      previewGroupCells: int(env, 'PREVIEW_GROUP_CELLS', 2_000_000, 1, 100_000_000),
-    },
+    reads: readBounds(env),
     connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
     seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },
     awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',
