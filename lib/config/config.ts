@@ -167,6 +167,17 @@ export function checkedJwtSecret(value: string | undefined, source: string): str
   return value;
 }
 
+/** How detection is cut into shards. */
+function detectionConfig(env: Env): Config['detection'] {
+  return {
+    shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
+    // Unlimited by default: the queue's event source caps how many shards run at once (on AWS its
+    // maximumConcurrency, under `npm start` the local event source's LOCAL_WORKER_CONCURRENCY).
+    maxShards: int(env, 'DETECTION_MAX_SHARDS', 1_000_000, 1, 1_000_000),
+    fanOut: oneOf(env, 'DETECTION_FAN_OUT', ['on', 'off'] as const, 'on') === 'on',
+  };
+}
+
 /** The bounds of one request's reads (docs/security.md, "Bounded reads"). */
 function readBounds(env: Env): Config['reads'] {
   return {
@@ -231,13 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
       loadSplitRows: int(env, 'LOAD_SPLIT_ROWS', 0, 0, Number.MAX_SAFE_INTEGER),
       loadPartChunks: int(env, 'LOAD_PART_CHUNKS', 2, 1, 1_000),
     },
-    detection: {
-      shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
-      // Unlimited by default: the queue's event source caps how many shards run at once (on AWS its
-      // maximumConcurrency, under `npm start` the local event source's LOCAL_WORKER_CONCURRENCY).
-      maxShards: int(env, 'DETECTION_MAX_SHARDS', 1_000_000, 1, 1_000_000),
-      fanOut: oneOf(env, 'DETECTION_FAN_OUT', ['on', 'off'] as const, 'on') === 'on',
-    },
+    detection: detectionConfig(env),
     license: {
       plan: str(env, 'LICENSE_PLAN') ?? 'standard',
       maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),

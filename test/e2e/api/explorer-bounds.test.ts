@@ -72,7 +72,10 @@ describe(`bounded chart reads on ${backendName}`, () => {
     ]) {
       const r = await get(path, s.userToken);
       expect(r.status, path).toBe(400);
-      expect(r.body.errors.map((e: Json) => e.path), path).toEqual(['type']);
+      expect(
+        r.body.errors.map((e: Json) => e.path),
+        path,
+      ).toEqual(['type']);
       expect(r.body.detail, path).toMatch(/has no (peer|cardinality) detector \(its detectors: dod\)/);
     }
     expect((await get(`/explorer/series/${brno}?type=dod`, s.userToken)).status).toBe(200);
@@ -111,7 +114,8 @@ describe(`bounded chart reads on ${backendName}`, () => {
       s.container.config.reads.previewGroupCells = GROUP_CELLS;
       expect(whole.body.skipped).toBeNull();
       const expected = new Map((whole.body.points as Json[]).map((p) => [p.date, p.expected]));
-      for (const p of chart.body.points as Json[]) expect(p.expected, p.date).toBeCloseTo(expected.get(p.date), 6);
+      for (const p of chart.body.points as Json[])
+        expect(p.expected, p.date).toBeCloseTo(expected.get(p.date), 6);
     }
   });
 });
