@@ -4,7 +4,7 @@
  */
 import type { Database } from '../db/database';
 import { readView } from '../dataviews/scope';
-import { type Caller, requireRead } from '../identity/caller';
+import { type Caller, isAdmin, requireRead } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
 import { type ChartDetector, chartDetector } from './chart-detector';
 import { runPreview } from './detector-preview';
@@ -34,7 +34,7 @@ export async function seriesChart(
   const row = await readView(caller, c.db, dataViewId);
   const def = row.definition;
   const detector = chartDetector(
-    caller,
+    isAdmin(caller),
     (def.analysis?.detectors ?? []) as unknown as ChartDetector[],
     opts.type,
     'anomaly',

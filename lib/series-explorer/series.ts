@@ -15,7 +15,7 @@ import { runPreview } from '../series-explorer/detector-preview';
 import type { PreviewReads } from './preview-group';
 import { type ChartDetector, chartDetector } from './chart-detector';
 import type { AnomalyComment } from '../filters/types';
-import type { Caller } from '../identity/caller';
+import { type Caller, isAdmin } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
 import { seriesLayout } from './layout';
 import { explorerView } from './tree';
@@ -76,7 +76,7 @@ export async function explorerSeries(
   if (measure !== 'value' && !view.definition.source?.countColumn)
     throw ValidationError.field('measure', `this data view has no ${measure} measure (source.countColumn)`);
   const configured = (view.definition.analysis?.detectors ?? []) as unknown as ChartDetector[];
-  const detector = chartDetector(caller, configured, opts.type);
+  const detector = chartDetector(isAdmin(caller), configured, opts.type);
   const preview = await runPreview(
     c,
     row,
