@@ -182,7 +182,7 @@ function detectionConfig(env: Env): Config['detection'] {
 function readBounds(env: Env): Config['reads'] {
   return {
     contributionBatchCells: int(env, 'CONTRIBUTIONS_BATCH_CELLS', 2_000_000, 1, 100_000_000),
-    contributionMaxCells: int(env, 'CONTRIBUTIONS_MAX_CELLS', 60_000_000, 1, 1_000_000_000),
+    contributionMaxCells: int(env, 'CONTRIBUTIONS_MAX_CELLS', 50_000_000, 1, 1_000_000_000),
     previewGroupCells: int(env, 'PREVIEW_GROUP_CELLS', 2_000_000, 1, 100_000_000),
   };
 }

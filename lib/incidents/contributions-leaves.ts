@@ -13,7 +13,7 @@ import { historyDays, type LeafDays, leafChanges, type WindowSpec } from './leaf
 import type { LeafChange } from './root-cause';
 
 /** Defaults of CONTRIBUTIONS_BATCH_CELLS and CONTRIBUTIONS_MAX_CELLS (lib/config/config.ts). */
-export const CONTRIBUTION_READS = { batchCells: 2_000_000, maxCells: 60_000_000 };
+export const CONTRIBUTION_READS = { batchCells: 2_000_000, maxCells: 50_000_000 };
 
 export interface LeafRead {
   /** Series ids of the leaves, and their codes (same order). */
