@@ -43,7 +43,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      "Daily values of one series with the expected values of the view's detector of `type`, between dateFrom and dateTo (the anomaly chart); measure=count draws the count measure, measure=ratio value ÷ count",
+      "Daily values of one series with the expected values of the view's detector of `type` (a data user: one of the view's types, else 400), between dateFrom and dateTo (the anomaly chart); measure=count draws the count measure, measure=ratio value ÷ count; a peer or child group is read only over the window, within PREVIEW_GROUP_CELLS",
     handle: async ({ caller, params, query }) =>
       seriesChart(await getContainer(), caller, id(params), intParam(params.seriesId, 'seriesId'), {
         dateFrom: optionalDate(query.dateFrom, 'dateFrom'),

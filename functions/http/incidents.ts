@@ -18,14 +18,17 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      'What drove the change of a series (categories=name=value;…, left out = the total) from `from` to `to`: for each category the series leaves at all, its values ranked by contribution (actual − expected) with their shares before and during and the surprise of the shift; and the best explaining set across categories',
+      'What drove the change of a series (categories=name=value;…, left out = the total) from `from` to `to`: for each category the series leaves at all, its values ranked by contribution (actual − expected) with their shares before and during and the surprise of the shift; and the best explaining set across categories. The leaves are read in batches; 413 past CONTRIBUTIONS_MAX_CELLS leaves × days',
     response: {
       status: 200,
       description:
         '{seriesId, categories, measure, from, to, baseline, actual, expected, change, changePct, dimensions, explanation}',
     },
-    handle: async ({ caller, params, query }) =>
-      seriesContributions(await getContainer(), caller, id(params), query),
+    handle: async ({ caller, params, query }) => {
+      const c = await getContainer();
+      const { contributionBatchCells: batchCells, contributionMaxCells: maxCells } = c.config.reads;
+      return seriesContributions({ db: c.db, reads: { batchCells, maxCells } }, caller, id(params), query);
+    },
   },
   {
     method: 'GET',

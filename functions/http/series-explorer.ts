@@ -48,7 +48,7 @@ export const routes: Route[] = [
     access: 'read',
     tag,
     summary:
-      "One series: every day's value (measure=count: its count, measure=ratio: value ÷ count), the expected value of the detector `type` (default: the view's first) with its band where it has one, special dates, matching comments and all its anomalies",
+      "One series: every day's value (measure=count: its count, measure=ratio: value ÷ count), the expected value of the detector `type` (default: the view's first; a data user: one of the view's types, else 400) with its band where it has one, special dates, matching comments and all its anomalies",
     response: {
       status: 200,
       description:

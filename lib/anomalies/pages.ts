@@ -16,6 +16,7 @@ import { TooLargeError, ValidationError } from '../shared/errors';
 import { recordsToCsv } from './csv';
 import type { AnomalyDeps, FilterAnswer } from './run';
 import { anomaliesByFilter, membersParam } from './use-cases';
+import { ownValue } from '../shared/own';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -90,7 +91,8 @@ export function parsePageQuery(query: Record<string, string | undefined>): PageQ
 }
 
 function sortValue(a: AnomalyRecord, column: string): unknown {
-  if (column.startsWith('categories.')) return a.categories?.[column.slice('categories.'.length)] ?? null;
+  if (column.startsWith('categories.'))
+    return ownValue(a.categories, column.slice('categories.'.length)) ?? null;
   if (column === 'comments') return a.comments?.length ?? 0;
   return (a as unknown as Record<string, unknown>)[column] ?? null;
 }

@@ -13,6 +13,7 @@ import type {
 } from '../filters/types';
 import type { ViewTarget } from '../filters/data-views';
 import { categoryColumns, orderBy, whereClause } from './sql-parts';
+import { setOwn } from '../shared/own';
 
 /** How much to read: every selected anomaly, or only the Top N (per type when split) in rank order. */
 export type ReadMode =
@@ -62,7 +63,7 @@ function num(v: unknown): number | null {
 function toRecord(view: ViewTarget, row: Row): AnomalyRecord {
   const categories: Record<string, string | null> = {};
   view.categories.forEach((name, i) => {
-    categories[name] = row[`c${i}`] ?? null;
+    setOwn(categories, name, row[`c${i}`] ?? null);
   });
   return {
     id: Number(row.id),

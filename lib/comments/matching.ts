@@ -1,4 +1,5 @@
 /** Which comments belong to which anomalies (spec, Comment, matching rules 1-4). */
+import { ownValue } from '../shared/own';
 
 /** The fields of a comment that matching reads. */
 export interface MatchableComment {
@@ -36,7 +37,7 @@ function categoriesMatch(
     const wanted = constraints[name];
     if (wanted === null || wanted === undefined) continue;
     // The "all" value of an anomaly (missing/null) never equals a concrete value.
-    if (values[name] !== wanted) return false;
+    if (ownValue(values, name) !== wanted) return false;
   }
   return true;
 }

@@ -74,6 +74,13 @@ export interface Config {
   summaryRefreshesPerHour: number;
   /** The most anomalies a merged, aggregated or incident filter run reads (FILTER_MAX_RECORDS). */
   filterMaxRecords: number;
+  /**
+   * Bounds of the reads of one request (docs/security.md, "Bounded reads"), in values (series × days ×
+   * measures, 8 bytes each): the leaves the contributions of a series read at a time
+   * (CONTRIBUTIONS_BATCH_CELLS) and in all (CONTRIBUTIONS_MAX_CELLS, past it 413), and the peer or child
+   * group a chart's preview of a peer or cardinality detector reads (PREVIEW_GROUP_CELLS).
+   */
+  reads: { contributionBatchCells: number; contributionMaxCells: number; previewGroupCells: number };
   connectorTestIntervalHours: number;
   seed: { adminPassword?: string; userPassword?: string };
   awsRegion: string;
@@ -160,6 +167,26 @@ export function checkedJwtSecret(value: string | undefined, source: string): str
   return value;
 }
 
+/** How detection is cut into shards. */
+function detectionConfig(env: Env): Config['detection'] {
+  return {
+    shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
+    // Unlimited by default: the queue's event source caps how many shards run at once (on AWS its
+    // maximumConcurrency, under `npm start` the local event source's LOCAL_WORKER_CONCURRENCY).
+    maxShards: int(env, 'DETECTION_MAX_SHARDS', 1_000_000, 1, 1_000_000),
+    fanOut: oneOf(env, 'DETECTION_FAN_OUT', ['on', 'off'] as const, 'on') === 'on',
+  };
+}
+
+/** The bounds of one request's reads (docs/security.md, "Bounded reads"). */
+function readBounds(env: Env): Config['reads'] {
+  return {
+    contributionBatchCells: int(env, 'CONTRIBUTIONS_BATCH_CELLS', 2_000_000, 1, 100_000_000),
+    contributionMaxCells: int(env, 'CONTRIBUTIONS_MAX_CELLS', 50_000_000, 1, 1_000_000_000),
+    previewGroupCells: int(env, 'PREVIEW_GROUP_CELLS', 2_000_000, 1, 100_000_000),
+  };
+}
+
 /** Parses an environment into a Config; throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const queueUrls: Record<string, string> = {};
@@ -215,13 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
       loadSplitRows: int(env, 'LOAD_SPLIT_ROWS', 0, 0, Number.MAX_SAFE_INTEGER),
       loadPartChunks: int(env, 'LOAD_PART_CHUNKS', 2, 1, 1_000),
     },
-    detection: {
-      shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
-      // Unlimited by default: the queue's event source caps how many shards run at once (on AWS its
-      // maximumConcurrency, under `npm start` the local event source's LOCAL_WORKER_CONCURRENCY).
-      maxShards: int(env, 'DETECTION_MAX_SHARDS', 1_000_000, 1, 1_000_000),
-      fanOut: oneOf(env, 'DETECTION_FAN_OUT', ['on', 'off'] as const, 'on') === 'on',
-    },
+    detection: detectionConfig(env),
     license: {
       plan: str(env, 'LICENSE_PLAN') ?? 'standard',
       maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),
@@ -233,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     summaryRefreshesPerHour: int(env, 'SUMMARY_REFRESHES_PER_HOUR', 30, 1, 10_000),
     filterMaxRecords: int(env, 'FILTER_MAX_RECORDS', 50_000, 100, 1_000_000),
+    reads: readBounds(env),
     connectorTestIntervalHours: int(env, 'CONNECTOR_TEST_INTERVAL_HOURS', 4, 1, 168),
     seed: { adminPassword: str(env, 'SEED_ADMIN_PASSWORD'), userPassword: str(env, 'SEED_USER_PASSWORD') },
     awsRegion: str(env, 'AWS_REGION') ?? 'us-east-1',

@@ -1,5 +1,6 @@
 /** Graph aggregation: anomalies linked by overlapping dates and weighted category overlap, grouped as components. */
 import { UnionFind } from './union-find';
+import { ownValue } from '../shared/own';
 
 interface Linkable {
   id: number;
@@ -33,17 +34,18 @@ export function categoryOverlap(
 ): number {
   let shared = 0;
   let union = 0;
-  const w = (d: string) => weights[d] ?? 1;
+  const w = (d: string) => ownValue(weights, d) ?? 1;
   for (const d in a) {
     const va = a[d];
     if (va === null || va === undefined) continue;
     union += w(d);
-    if (b[d] === va) shared += w(d);
+    if (ownValue(b, d) === va) shared += w(d);
   }
   for (const d in b) {
     const vb = b[d];
     if (vb === null || vb === undefined) continue;
-    if (a[d] === null || a[d] === undefined) union += w(d);
+    const av = ownValue(a, d);
+    if (av === null || av === undefined) union += w(d);
   }
   return union === 0 ? 1 : shared / union;
 }
@@ -98,7 +100,7 @@ export function graphGroups(
     let weight = 0;
     for (const name in a.categories) {
       const v = a.categories[name];
-      const w = weights[name] ?? 1;
+      const w = ownValue(weights, name) ?? 1;
       if (v === null || v === undefined || !(w > 0)) continue;
       let d = dimIds.get(name);
       if (d === undefined) {

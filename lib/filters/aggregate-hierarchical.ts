@@ -1,4 +1,5 @@
 /** Hierarchical aggregation: groups of anomalies sharing values on their most stable dimensions. */
+import { ownValue } from '../shared/own';
 
 interface Categorised {
   categories: Record<string, string | null>;
@@ -50,7 +51,7 @@ export function hierarchicalGroups(
     const cats = anomalies[i].categories;
     const key: string[] = [];
     for (const d of dims) {
-      const v = cats[d];
+      const v = ownValue(cats, d);
       if (v === null || v === undefined) continue;
       key.push(d, v);
       if (key.length === 2 * minCommon) break;

@@ -3,6 +3,7 @@ import { graphGroups } from './aggregate-graph';
 import { hierarchicalGroups } from './aggregate-hierarchical';
 import { rankAnomalies } from './rank';
 import type { AggregateRecord, AggregationSettings, AnomalyRecord, SortBy } from './types';
+import { ownValue, setOwn } from '../shared/own';
 
 const DAY_MS = 86_400_000;
 
@@ -38,12 +39,14 @@ function categoryProfile(
   members: readonly AnomalyRecord[],
 ): Pick<AggregateRecord, 'commonCategories' | 'differentCategories'> {
   const names = new Set<string>();
-  for (const m of members) for (const name in m.categories) if (m.categories[name] != null) names.add(name);
+  for (const m of members)
+    for (const [name, v] of Object.entries(m.categories ?? {})) if (v != null) names.add(name);
   const commonCategories: Record<string, string> = {};
   const differentCategories: string[] = [];
   for (const name of [...names].sort()) {
-    const first = members[0].categories[name];
-    if (first != null && members.every((m) => m.categories[name] === first)) commonCategories[name] = first;
+    const first = ownValue(members[0].categories, name);
+    if (first != null && members.every((m) => ownValue(m.categories, name) === first))
+      setOwn(commonCategories, name, first);
     else differentCategories.push(name);
   }
   return { commonCategories, differentCategories };

@@ -12,6 +12,7 @@
 import type { Incident } from '../incidents/types';
 import { mergeEvents } from './events';
 import type { AnomalyIncident, AnomalyRecord } from './types';
+import { hasOwn, setOwn } from '../shared/own';
 
 /** Key of an incident across views. */
 export const incidentKey = (dataViewId: number, incidentId: number) => `${dataViewId}:${incidentId}`;
@@ -34,8 +35,8 @@ type Categories = Record<string, string | null>;
 function inOrder(c: Categories, like: Categories | undefined): Categories {
   if (!like) return c;
   const out: Categories = {};
-  for (const k of Object.keys(like)) if (k in c) out[k] = c[k];
-  for (const k of Object.keys(c)) if (!(k in out)) out[k] = c[k];
+  for (const k of Object.keys(like)) if (hasOwn(c, k)) setOwn(out, k, c[k]);
+  for (const k of Object.keys(c)) if (!hasOwn(out, k)) setOwn(out, k, c[k]);
   return out;
 }
 

@@ -11,6 +11,7 @@ import {
   type NumericBound,
   type TimeRangePreset,
 } from './types';
+import { hasOwn, setOwn } from '../shared/own';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const TYPE_CODE = /^[A-Za-z0-9_-]{1,100}$/;
@@ -141,13 +142,13 @@ function categoriesFilter(text: string | null | undefined, path: string): Parsed
   const { value: list, errors } = pairs(text, path);
   const value: Record<string, string> = {};
   for (const [name, wanted] of list) {
-    if (name in value && value[name] !== wanted) {
+    if (hasOwn(value, name) && value[name] !== wanted) {
       errors.push({
         path,
         message: `category '${name}' is constrained to two values ('${value[name]}', '${wanted}')`,
       });
     } else {
-      value[name] = wanted;
+      setOwn(value, name, wanted);
     }
   }
   return { value, errors };
@@ -162,10 +163,10 @@ function graphWeights(text: string | null | undefined, path: string): Parsed<Rec
       errors.push({ path, message: `weight of '${name}' is not a number: '${raw}'` });
     } else if (weight < 0) {
       errors.push({ path, message: `weight of '${name}' must not be negative, got ${raw}` });
-    } else if (name in value && value[name] !== weight) {
+    } else if (hasOwn(value, name) && value[name] !== weight) {
       errors.push({ path, message: `category '${name}' has two weights` });
     } else {
-      value[name] = weight;
+      setOwn(value, name, weight);
     }
   }
   return { value, errors };

@@ -1,5 +1,6 @@
 /** Selection of anomalies by a filter's settings, apart from data-view and time scoping (done by the query). */
 import type { AnomalyRecord, NumericBound, SelectionSettings } from './types';
+import { ownValue } from '../shared/own';
 
 export { rankAnomalies } from './rank';
 
@@ -35,7 +36,7 @@ export function applyFilter(
     if (types && !types.has(a.type.toLowerCase())) return false;
     if (results && !results.has(a.result)) return false;
     if (measures && !measures.has(a.measure ?? 'value')) return false;
-    for (const [name, value] of constraints) if (a.categories[name] !== value) return false;
+    for (const [name, value] of constraints) if (ownValue(a.categories, name) !== value) return false;
     return (
       inBound(a.recurrence, recurrence) &&
       inBound(abs(a.changePct), changePct) &&

@@ -3,6 +3,7 @@ import type { SeriesMeasure } from '../dataset/series-store';
 import { toEpochDay } from '../calendar/days';
 import { ValidationError } from '../shared/errors';
 import { CONTRIBUTION_DEFAULTS } from './contributions';
+import { hasOwn, setOwn } from '../shared/own';
 
 /** Longest window a request may ask for, in days. */
 export const MAX_WINDOW_DAYS = 366;
@@ -59,8 +60,8 @@ export function parseContributionsQuery(
         `'${name.slice(0, 60)}' is not a category of this data view (known: ${categoryNames.join(', ') || 'none'}); write name=value;name=value`,
       );
     if (value === '') throw ValidationError.field('categories', `${known} needs a value (name=value)`);
-    if (known in categories) throw ValidationError.field('categories', `${known} is given twice`);
-    categories[known] = value;
+    if (hasOwn(categories, known)) throw ValidationError.field('categories', `${known} is given twice`);
+    setOwn(categories, known, value);
   }
   const from = dateParam(query.from, 'from');
   const to = dateParam(query.to, 'to');

@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { fromEpochDay, toEpochDay } from '../calendar/days';
 import { ident } from '../dataset/ddl';
-import { readSeries, seriesSource, type SeriesMeasure } from '../dataset/series-store';
+import { seriesSource, type SeriesMeasure } from '../dataset/series-store';
 import type { Database } from '../db/database';
 import { readDeployedView } from '../dataviews/scope';
 import { type Caller, requireRead } from '../identity/caller';
@@ -18,10 +18,12 @@ import { CONTRIBUTION_DEFAULTS, type ContributionValue, contributions } from './
 import { type ContributionsRequest, parseContributionsQuery } from './contributions-params';
 import { ownBaseline } from './grouping';
 import { contains, isLeaf } from './lattice';
-import { historyDays, type LeafDays, leafChanges } from './leaf-window';
+import { assertLeafBudget, batchedLeafChanges, CONTRIBUTION_READS } from './contributions-leaves';
+import { historyDays, type LeafDays, scaleExpected } from './leaf-window';
 import { latticeOf } from './step';
 import { cachedCatalog, hasIncidents, type SeriesCatalog } from './store';
 import type { Categories } from './types';
+import { ownValue } from '../shared/own';
 
 export interface ContributionValueAnswer {
   /** The dimension's value (for a child category, the child's). */
@@ -79,7 +81,7 @@ export interface ContributionsAnswer {
 function seriesRow(catalog: SeriesCatalog, names: readonly string[], wanted: Record<string, string>): number {
   for (let i = 0; i < catalog.ids.length; i++) {
     const v = catalog.values[i];
-    if (names.every((n, k) => (wanted[n] ?? null) === v[k])) return i;
+    if (names.every((n, k) => (ownValue(wanted, n) ?? null) === v[k])) return i;
   }
   const text = Object.entries(wanted)
     .map(([k, v]) => `${k}=${v}`)
@@ -137,7 +139,7 @@ async function anomalyOfWindow(
 
 /** What drove the change of a series over a window (see the module comment). */
 export async function seriesContributions(
-  c: { db: Database },
+  c: { db: Database; reads?: { batchCells: number; maxCells: number } },
   caller: Caller,
   id: number,
   query: Record<string, string | undefined>,
@@ -159,29 +161,34 @@ export async function seriesContributions(
   const leafRows: number[] = [];
   for (let i = 0; i < catalog.ids.length; i++)
     if (isLeaf(catalog.codes[i]) && contains(codes, catalog.codes[i])) leafRows.push(i);
-  // The leaves and the anomaly record of the window are independent reads: both at once.
-  const [[block], anomaly] = await Promise.all([
-    readSeries(
+  const reads = { ...CONTRIBUTION_READS, ...c.reads };
+  const days = end - start + 1;
+  assertLeafBudget(leafRows.length, { days, weeks: r.weeks }, 1, reads.maxCells);
+  // The leaves (in bounded batches) and the anomaly record of the window are independent reads: both at once.
+  const [unscaled, anomaly] = await Promise.all([
+    batchedLeafChanges(
       c.db,
       seriesSource(view),
-      leafRows.map((i) => catalog.ids[i]),
-      { dayIndex0: fromDay, days: end - fromDay + 1 },
-      [r.measure],
-      { windowOnly: true },
+      {
+        ids: leafRows.map((i) => catalog.ids[i]),
+        codes: leafRows.map((i) => catalog.codes[i]),
+        measures: [r.measure],
+        toLeaf: ([block], k, leafCodes): LeafDays => ({
+          codes: leafCodes,
+          values: block.values.subarray(k * block.days, (k + 1) * block.days),
+          unit: r.measure === 'value' ? block.valuePerEvent?.[k] || 1 : 1,
+        }),
+      },
+      { from: fromDay, start, end, weeks: r.weeks },
+      reads.batchCells,
     ),
     anomalyOfWindow(c.db, view.schema, seriesId, r),
   ]);
-  const leaves: LeafDays[] = leafRows.map((i, k) => ({
-    codes: catalog.codes[i],
-    values: block.values.subarray(k * block.days, (k + 1) * block.days),
-    unit: r.measure === 'value' ? block.valuePerEvent?.[k] || 1 : 1,
-  }));
-  const days = end - start + 1;
   const expectedTotal =
     anomaly && ownBaseline(anomaly) && anomaly.predicted !== null && Number.isFinite(anomaly.predicted)
       ? anomaly.predicted * days
       : undefined;
-  const changes = leafChanges(leaves, { from: fromDay, start, end, weeks: r.weeks, expectedTotal });
+  const changes = scaleExpected(unscaled, expectedTotal);
   const lattice = latticeOf({ id, source: seriesSource(view), categories: defCategories });
   const result = contributions(lattice, codes, changes, {
     limit: r.limit,

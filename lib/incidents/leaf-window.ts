@@ -153,3 +153,6 @@ function scaled(out: LeafChange[], expectedTotal: number | undefined): LeafChang
   }
   return out;
 }
+
+/** The leaves' expectations scaled to `expectedTotal` after they were computed batch by batch. */
+export { scaled as scaleExpected };

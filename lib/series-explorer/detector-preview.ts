@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import { fromEpochDay } from '../calendar/days';
 import { categoryColumn, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
-import { buildCardinalityBaseline, buildPeerBaseline } from '../detection/baselines';
 import { resolveDetectors } from '../detection/detect';
 import { previewSeries } from '../detection/preview';
 import type { AnomalyDraft, Skip } from '../detection/types';
@@ -17,10 +16,11 @@ import { readView } from '../dataviews/scope';
 import { assertDeployed, type DataViewRecord } from '../dataviews/views';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { NotFoundError, ValidationError } from '../shared/errors';
-import { detectionContext, engineConfig, peerWeeks } from '../process-job/detectors';
+import { detectionContext, engineConfig } from '../process-job/detectors';
 import { readLayout, type ViewLayout } from '../process-job/layout';
 import { readSeries, rowPresent, rowValues, seriesSource } from '../dataset/series-store';
-import { materialLevels, measureKindOf, totalLevelOf } from '../process-job/measure-kind';
+import { measureKindOf, totalLevelOf } from '../process-job/measure-kind';
+import { type PreviewReads, type PreviewWindow, readGroupInput } from './preview-group';
 import { blocksOf, isRatioBlock, measuresToRead, ratioRow } from '../process-job/ratio';
 
 export interface DetectorPreviewBody {
@@ -108,7 +108,7 @@ async function findSeries(
 
 /** POST /dataviews/{id}/preview-detector (admins). */
 export async function previewDetector(
-  c: { db: Database },
+  c: { db: Database } & PreviewReads,
   caller: Caller,
   id: number,
   body: DetectorPreviewBody,
@@ -119,7 +119,7 @@ export async function previewDetector(
 
 /** The preview itself, for a view the caller has already been allowed to read. */
 export async function runPreview(
-  c: { db: Database },
+  c: { db: Database } & PreviewReads,
   row: DataViewRecord,
   body: DetectorPreviewBody,
   /** The layout reader; the series explorer passes one that reads only the series around one (lib/series-explorer/layout.ts). */
@@ -129,6 +129,8 @@ export async function runPreview(
     categories: Array<{ name: string }>,
     seriesId: number,
   ) => Promise<ViewLayout> = (db, schema, categories) => readLayout(db, schema, categories),
+  /** The days the caller draws: a peer or child group is read only over them (and the look-back before them). */
+  window: PreviewWindow = {},
 ): Promise<DetectorPreview> {
   assertDeployed(row);
   const type = detectorTypeOf(body.detector.type);
@@ -144,12 +146,9 @@ export async function runPreview(
   const children = layout.groups.find((g) => g.parentId === series.id);
   const peers = type === 'peer' && group && group.parentId !== null ? group.memberIds : [];
   const kids = type === 'cardinality' && children ? children.memberIds : [];
+  // The series, its parent and the total over every loaded day; the group within its bound (preview-group.ts).
   const ids = [
-    ...new Set(
-      [series.id, layout.rootId, group?.parentId, ...peers, ...kids].filter(
-        (x): x is number => typeof x === 'number',
-      ),
-    ),
+    ...new Set([series.id, layout.rootId, group?.parentId].filter((x): x is number => typeof x === 'number')),
   ];
   const measure = body.measure ?? 'value';
   const read = measuresToRead([measure]);
@@ -162,9 +161,15 @@ export async function runPreview(
   const own = rowOf(series.id) as number;
   const parent = rowOf(group?.parentId);
   const root = rowOf(layout.rootId);
-  const rows = (list: number[]) => list.map((sid) => rowOf(sid) as number);
   const [resolved] = resolveDetectors([engineConfig(type, checked.params)]);
   const totalLevel = totalLevelOf(root === undefined ? undefined : rowValues(block, root));
+  const groupInput = await readGroupInput(c, seriesSource(row), layout, {
+    detector: resolved,
+    members: type === 'peer' ? peers : kids,
+    measure,
+    window,
+    totalLevel,
+  });
   const preview = previewSeries(
     {
       seriesId: series.id,
@@ -178,25 +183,8 @@ export async function runPreview(
       totalValues: root === undefined ? undefined : rowValues(totalBlock, root),
       ...(isRatioBlock(block) ? ratioRow(block, own) : {}),
       parentValues: parent === undefined ? undefined : rowValues(block, parent),
-      peerChange:
-        peers.length >= 3
-          ? buildPeerBaseline(
-              rows(peers).map((r) => rowValues(block, r)),
-              {
-                presents: rows(peers).map((r) => rowPresent(block, r)),
-                weeks: peerWeeks(resolved),
-                minLevels: materialLevels(block, rows(peers), [resolved.params.minVolume], totalLevel),
-              },
-            ).change
-          : undefined,
-      cardinality: kids.length
-        ? buildCardinalityBaseline(
-            rows(kids).map((r) => rowValues(block, r)),
-            rows(kids).map((r) => rowPresent(block, r)),
-            // Material children only, as the process job counts them.
-            materialLevels(block, rows(kids), [resolved.params.minVolume], totalLevel),
-          )
-        : undefined,
+      peerChange: groupInput.peerChange,
+      cardinality: groupInput.cardinality,
     },
     resolved,
     detectionContext(def.analysis, layout.dayIndex0, layout.days),
@@ -227,7 +215,7 @@ export async function runPreview(
     analysedFrom: preview.analysedFrom,
     scanFrom: preview.scanFrom,
     analysedTo: preview.analysedTo,
-    skipped: preview.skipped,
+    skipped: groupInput.refused ?? preview.skipped,
     points,
     flaggedDays,
     anomalies: preview.anomalies.map(({ seriesId: _s, startDay: _a, endDay: _b, ...a }) => a),

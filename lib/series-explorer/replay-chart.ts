@@ -13,6 +13,7 @@ import { findJob } from '../jobs/repository';
 import { readReplayRow } from '../replay/store';
 import { NotFoundError, ValidationError } from '../shared/errors';
 import { runPreview } from './detector-preview';
+import type { PreviewReads } from './preview-group';
 import type { SeriesChart } from './series-chart';
 
 type Detector = { type: string; params?: object };
@@ -40,7 +41,7 @@ export function detectorFor(list: readonly Detector[], type: string, index?: num
 
 /** GET /dataviews/{id}/replay/{jobId}/series/{seriesId} (admins). */
 export async function replaySeriesChart(
-  c: { db: Database },
+  c: { db: Database } & PreviewReads,
   caller: Caller,
   dataViewId: number,
   jobId: number,
@@ -67,11 +68,17 @@ export async function replaySeriesChart(
   const replayed = detectorFor(row.definition.analysis?.detectors ?? [], type, index);
   const saved = detectorFor(view.definition.analysis?.detectors ?? [], type);
   const detector = replayed ?? saved ?? { type, params: {} };
-  const preview = await runPreview(c, replayed ? { ...view, definition: row.definition } : view, {
-    seriesId,
-    detector: { type: detector.type, params: (detector.params ?? {}) as Record<string, unknown> },
-    ...(measure === 'value' ? {} : { measure }),
-  });
+  const preview = await runPreview(
+    c,
+    replayed ? { ...view, definition: row.definition } : view,
+    {
+      seriesId,
+      detector: { type: detector.type, params: (detector.params ?? {}) as Record<string, unknown> },
+      ...(measure === 'value' ? {} : { measure }),
+    },
+    undefined,
+    { from: q.dateFrom, to: q.dateTo },
+  );
   return {
     dataViewId: view.id,
     seriesId: preview.seriesId,

@@ -3,11 +3,12 @@
  * that type: what Home draws for each anomaly. Any reader of the view may ask (unlike the editor's preview).
  */
 import type { Database } from '../db/database';
-import { detectorTypeOf } from '../dataviews/definition/detector-params';
 import { readView } from '../dataviews/scope';
-import { type Caller, requireRead } from '../identity/caller';
+import { type Caller, isAdmin, requireRead } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
+import { type ChartDetector, chartDetector } from './chart-detector';
 import { runPreview } from './detector-preview';
+import type { PreviewReads } from './preview-group';
 
 export interface SeriesChart {
   dataViewId: number;
@@ -20,7 +21,7 @@ export interface SeriesChart {
 }
 
 export async function seriesChart(
-  c: { db: Database },
+  c: { db: Database } & PreviewReads,
   caller: Caller,
   dataViewId: number,
   seriesId: number,
@@ -32,19 +33,23 @@ export async function seriesChart(
     throw ValidationError.field('measure', `must be value, count or ratio, got '${opts.measure}'`);
   const row = await readView(caller, c.db, dataViewId);
   const def = row.definition;
-  const detectors = def.analysis?.detectors ?? [];
-  let detector: { type: string; params: Record<string, unknown> } | undefined = detectors[0] as never;
-  if (opts.type) {
-    const wanted = detectorTypeOf(opts.type);
-    if (!wanted) throw ValidationError.field('type', `unknown anomaly type '${opts.type}'`);
-    const own = detectors.find((d) => detectorTypeOf(d.type) === wanted);
-    detector = own ? (own as never) : { type: wanted, params: {} };
-  }
-  const preview = await runPreview(c, row, {
-    seriesId,
-    detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} },
-    ...(measure === 'value' ? {} : { measure }),
-  });
+  const detector = chartDetector(
+    isAdmin(caller),
+    (def.analysis?.detectors ?? []) as unknown as ChartDetector[],
+    opts.type,
+    'anomaly',
+  );
+  const preview = await runPreview(
+    c,
+    row,
+    {
+      seriesId,
+      detector: { type: detector?.type ?? 'dod', params: detector?.params ?? {} },
+      ...(measure === 'value' ? {} : { measure }),
+    },
+    undefined,
+    { from: opts.dateFrom, to: opts.dateTo },
+  );
   const points = preview.points.filter(
     (p) => (!opts.dateFrom || p.date >= opts.dateFrom) && (!opts.dateTo || p.date <= opts.dateTo),
   );

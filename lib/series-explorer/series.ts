@@ -10,11 +10,12 @@ import { calendarFlags, SUPPRESS_NEGATIVE, SUPPRESS_POSITIVE } from '../calendar
 import { readComments } from '../comments/in-window';
 import { commentMatches } from '../comments/matching';
 import { ident } from '../dataset/ddl';
-import { detectorTypeOf } from '../dataviews/definition/detector-params';
 import { detectionContext } from '../process-job/detectors';
 import { runPreview } from '../series-explorer/detector-preview';
+import type { PreviewReads } from './preview-group';
+import { type ChartDetector, chartDetector } from './chart-detector';
 import type { AnomalyComment } from '../filters/types';
-import type { Caller } from '../identity/caller';
+import { type Caller, isAdmin } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
 import { seriesLayout } from './layout';
 import { explorerView } from './tree';
@@ -61,7 +62,7 @@ const HIDDEN = new Set(['series_id', 'detector_index', 'created_at']);
 
 /** GET /dataviews/{id}/explorer/series/{seriesId}?type=: the chart and the anomalies of one series. */
 export async function explorerSeries(
-  c: { db: Database },
+  c: { db: Database } & PreviewReads,
   caller: Caller,
   id: number,
   seriesId: number,
@@ -74,14 +75,8 @@ export async function explorerSeries(
     throw ValidationError.field('measure', `must be value, count or ratio, got '${opts.measure}'`);
   if (measure !== 'value' && !view.definition.source?.countColumn)
     throw ValidationError.field('measure', `this data view has no ${measure} measure (source.countColumn)`);
-  const configured = view.definition.analysis?.detectors ?? [];
-  let detector = configured[0] as { type: string; params?: Record<string, unknown> } | undefined;
-  if (opts.type !== undefined && opts.type !== '') {
-    const wanted = detectorTypeOf(opts.type);
-    if (!wanted) throw ValidationError.field('type', `unknown detector type '${opts.type}'`);
-    const own = configured.find((d) => detectorTypeOf(d.type) === wanted);
-    detector = own ? (own as never) : { type: wanted, params: {} };
-  }
+  const configured = (view.definition.analysis?.detectors ?? []) as unknown as ChartDetector[];
+  const detector = chartDetector(isAdmin(caller), configured, opts.type);
   const preview = await runPreview(
     c,
     row,

@@ -13,6 +13,7 @@ import { readDeployedView } from '../dataviews/scope';
 import type { DataViewRecord } from '../dataviews/views';
 import { type Caller, requireRead } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
+import { hasOwn, ownValue, setOwn } from '../shared/own';
 
 export const MAX_PAGE = 500;
 export const DEFAULT_PAGE = 100;
@@ -77,7 +78,7 @@ export function categoriesFromQuery(
       );
     }
     if (value === undefined || value === '') throw ValidationError.field(key, 'must not be empty');
-    out[cat.name] = value;
+    setOwn(out, cat.name, value);
   }
   return out;
 }
@@ -88,7 +89,7 @@ export function openDimensions(
   set: Record<string, string>,
 ): string[] {
   return categories
-    .filter((x) => !(x.name in set) && (x.parent === null || x.parent in set))
+    .filter((x) => !hasOwn(set, x.name) && (x.parent === null || hasOwn(set, x.parent)))
     .map((x) => x.name);
 }
 
@@ -114,7 +115,7 @@ function nodeConditions(view: ExplorerView, set: Record<string, string>, except:
     .filter((x) => x.name !== except)
     .map((x) => {
       const col = sql.raw(`m.${categoryColumn(x.name)}`);
-      const v = set[x.name];
+      const v = ownValue(set, x.name);
       return v === undefined ? sql`${col} IS NULL` : sql`${col} = ${v}`;
     });
 }
@@ -289,7 +290,7 @@ export async function explorerSearch(
       const categories: Record<string, string> = {};
       view.categories.forEach((x, i) => {
         const v = r[`c${i}`];
-        if (v !== null && v !== undefined) categories[x.name] = v;
+        if (v !== null && v !== undefined) setOwn(categories, x.name, v);
       });
       return { seriesId: Number(r.series_id), categories, anomalies: counts.get(Number(r.series_id)) ?? 0 };
     }),

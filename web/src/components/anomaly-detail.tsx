@@ -1,6 +1,6 @@
 /** One anomaly opened: its series chart with the window and expected values, matched comments, and "Add comment". */
 import { useState } from 'react';
-import { api, isMissingEndpoint, qs } from '../lib/api';
+import { ApiError, api, isMissingEndpoint, qs } from '../lib/api';
 import type * as Api from '../lib/api-types.gen';
 import { addDays, categoriesText, fmt } from '../lib/format';
 import { useLoad } from '../lib/use-load';
@@ -48,7 +48,9 @@ async function loadSeries(a: Anomaly): Promise<{ points: SeriesPoint[]; partial:
     const r = await api<SeriesAnswer>('GET', `/dataviews/${a.dataViewId}/series/${a.seriesId}${query}`);
     return { points: r.points, partial: false };
   } catch (e) {
-    if (isMissingEndpoint(e) || (e as { status?: number }).status === 404)
+    // A type the view no longer has (its detector removed since) is a 400 naming `type` for a data user.
+    const typeGone = e instanceof ApiError && e.status === 400 && e.errors.some((f) => f.path === 'type');
+    if (isMissingEndpoint(e) || (e as { status?: number }).status === 404 || typeGone)
       return { points: windowOnly(a), partial: true };
     throw e;
   }

@@ -95,13 +95,13 @@ export function CommentForm({ initial, dataViews, fallbackCategories, onSaved, o
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const categories: Record<string, string> = {};
-    if (dims) {
-      for (const d of dims) if (d.use && d.value) categories[d.name] = d.value;
-    } else {
-      // Categories not (re)loaded: an edited comment keeps its constraints.
-      for (const [k, v] of Object.entries(preset)) if (v) categories[k] = v;
-    }
+    // From entries: a category named `__proto__` is a key like any other.
+    const categories: Record<string, string> = Object.fromEntries(
+      dims
+        ? dims.filter((d) => d.use && d.value).map((d) => [d.name, d.value])
+        : // Categories not (re)loaded: an edited comment keeps its constraints.
+          Object.entries(preset).filter((e): e is [string, string] => !!e[1]),
+    );
     const body = { text, dataViewId: Number(dataViewId), dateFrom, dateTo, categories };
     try {
       const saved = initial.id

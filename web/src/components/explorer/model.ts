@@ -34,8 +34,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function readState(query: URLSearchParams): ExplorerState {
   const view = Number(query.get('view'));
-  const categories: Record<string, string> = {};
-  for (const [k, v] of query) if (k.startsWith('c.') && v !== '') categories[k.slice(2)] = v;
+  // Built from entries: a category named `__proto__` is a key like any other.
+  const categories: Record<string, string> = Object.fromEntries(
+    [...query].filter(([k, v]) => k.startsWith('c.') && v !== '').map(([k, v]) => [k.slice(2), v]),
+  );
   const date = (k: string) => {
     const v = query.get(k) ?? '';
     return DATE.test(v) ? v : undefined;
@@ -81,9 +83,11 @@ export function anomalyExplorerHref(a: {
   endDate: string;
   categories: Record<string, string | null>;
 }): string {
-  const categories: Record<string, string> = {};
-  for (const [k, v] of Object.entries(a.categories ?? {}))
-    if (v !== null && v !== undefined) categories[k] = v;
+  const categories: Record<string, string> = Object.fromEntries(
+    Object.entries(a.categories ?? {}).filter(
+      (e): e is [string, string] => e[1] !== null && e[1] !== undefined,
+    ),
+  );
   return explorerHref({
     view: a.dataViewId,
     categories,
@@ -97,20 +101,20 @@ export function anomalyExplorerHref(a: {
 
 export function sameCategories(a: Record<string, string>, b: Record<string, string>): boolean {
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
 /** Dimensions a node can be split by: unset ones whose parent is set. */
 export function openDimensions(categories: ExplorerCategory[], set: Record<string, string>): string[] {
   return categories
-    .filter((c) => !(c.name in set) && (c.parent === null || c.parent in set))
+    .filter((c) => !Object.hasOwn(set, c.name) && (c.parent === null || Object.hasOwn(set, c.parent)))
     .map((c) => c.name);
 }
 
 export function seriesTitle(categories: Record<string, string | null>, order?: ExplorerCategory[]): string {
   const names = order ? order.map((c) => c.name) : Object.keys(categories);
   const parts = names
-    .filter((n) => categories[n] !== null && categories[n] !== undefined)
+    .filter((n) => Object.hasOwn(categories, n) && categories[n] !== null && categories[n] !== undefined)
     .map((n) => categories[n]);
   return parts.length ? parts.join(' › ') : 'All (total)';
 }

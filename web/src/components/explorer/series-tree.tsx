@@ -124,7 +124,7 @@ interface NodeProps {
 /** True when `node` is an ancestor of (or equal to) the selection: it starts open. */
 function leadsTo(node: Record<string, string>, selected: Record<string, string>): boolean {
   return (
-    Object.entries(node).every(([k, v]) => selected[k] === v) &&
+    Object.entries(node).every(([k, v]) => Object.hasOwn(selected, k) && selected[k] === v) &&
     Object.keys(selected).length > Object.keys(node).length
   );
 }
@@ -176,7 +176,7 @@ function TreeNode(p: NodeProps) {
 
 function DimensionGroup(p: NodeProps & { dimension: string; single: boolean }) {
   const label = p.categories.find((c) => c.name === p.dimension)?.label ?? p.dimension;
-  const [open, setOpen] = useState(p.single || p.dimension in p.selected);
+  const [open, setOpen] = useState(p.single || Object.hasOwn(p.selected, p.dimension));
   return (
     <li className="dimension">
       <button type="button" className="toggle-dim" aria-expanded={open} onClick={() => setOpen(!open)}>
