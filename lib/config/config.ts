@@ -58,12 +58,19 @@ export interface Config {
     loadSplitRows: number;
     /** Chunks of 112 days per part of a split load. */
     loadPartChunks: number;
+    /** The most parts of a split load (parts then hold more chunks each). */
+    loadMaxParts: number;
   };
   /** Detection: series per shard (memory per shard ≈ series × days × 9 bytes). */
   /** fanOut: a view of several shards runs as one shard message per shard on the process queue. */
   detection: { shardSize: number; maxShards: number; fanOut: boolean };
   license: { plan: string; maxDataViews: number };
   connectorTimeoutMs: number;
+  /**
+   * Bound of a source query an API request runs (preview, a new view from a query): per round trip, and the
+   * request's own deadline cancels it too. Loads keep their long bound (max(CONNECTOR_TIMEOUT_MS, 5 min)).
+   */
+  apiQueryTimeoutMs: number;
   /**
    * The CloudFront distribution in front of the API (deploy/web.yml): the secret it sends in x-origin-verify
    * (ORIGIN_VERIFY_SECRET, or read at run time from ORIGIN_VERIFY_SECRET_ID). Set, requests without it are
@@ -214,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
       loadBatchSize: int(env, 'LOAD_BATCH_SIZE', 10_000, 100, 1_000_000),
       loadSplitRows: int(env, 'LOAD_SPLIT_ROWS', 0, 0, Number.MAX_SAFE_INTEGER),
       loadPartChunks: int(env, 'LOAD_PART_CHUNKS', 2, 1, 1_000),
+      loadMaxParts: int(env, 'LOAD_MAX_PARTS', 100, 2, 10_000),
     },
     detection: {
       shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
@@ -227,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),
     },
     connectorTimeoutMs: int(env, 'CONNECTOR_TIMEOUT_MS', 15_000, 100),
+    apiQueryTimeoutMs: int(env, 'API_QUERY_TIMEOUT_MS', 20_000, 100, 900_000),
     edge: {
       originSecret: str(env, 'ORIGIN_VERIFY_SECRET'),
       originSecretId: str(env, 'ORIGIN_VERIFY_SECRET_ID'),

@@ -1,6 +1,7 @@
 /** Wraps a database adapter into a SourceConnector: one timer and one abort path around every driver call. */
 import { AppError, UpstreamError } from '../../shared/errors';
-import type { PreviewResult, SourceConnector, StreamOptions } from '../source-port';
+import { DIALECTS } from '../dialect';
+import type { PreviewResult, SourceConnector, SqlDialect, StreamOptions } from '../source-port';
 import type { ColumnBatch, Driver, DriverCursor, DriverSession, Row } from './driver';
 import { type ErrorContext, toUpstreamError } from './errors';
 
@@ -9,6 +10,8 @@ export type { Driver } from './driver';
 export interface RunnerOptions extends ErrorContext {
   timeoutMs: number;
   queryTimeoutMs: number;
+  /** The SQL dialect of the database (default PostgreSQL's). */
+  dialect?: SqlDialect;
 }
 
 /** "3 s", "1.5 s", "250 ms". */
@@ -183,7 +186,7 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
     const batchSize = Math.floor(opts.batchSize);
     if (!(batchSize >= 1)) throw new RangeError('batchSize must be at least 1');
     if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
-    const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query', true);
+    const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query', opts.bulk ?? true);
     let failed = false;
     try {
       for (;;) {
@@ -201,6 +204,8 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
   }
 
   return {
+    dialect: o.dialect ?? DIALECTS.pgsql,
+
     async test() {
       const started = Date.now();
       await connect(o.timeoutMs);
