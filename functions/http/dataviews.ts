@@ -111,11 +111,7 @@ export const routes: Route[] = [
       "A new view from a query: reads a sample of the query's rows (at most 50,000), says what each column is, suggests the date, value, count and categories, the parent links the rows support and the number of series, and drafts the definition (compact) for the choices given; nothing is stored",
     body: 'draft-from-query',
     handle: async ({ caller, body, signal }) =>
-      draftFromQuery(
-        { ...apiSourceDeps(await getContainer()), signal },
-        caller,
-        body as DraftFromQueryInput,
-      ),
+      draftFromQuery({ ...apiSourceDeps(await getContainer()), signal }, caller, body as DraftFromQueryInput),
   },
   {
     method: 'POST',

@@ -63,7 +63,8 @@ export function apiSourceDeps(c: Container): { openSource: OpenNamedSource } {
   return {
     openSource:
       c.sources ??
-      ((name: string) => openNamedSource(connectorDeps(c), name, { queryTimeoutMs: c.config.apiQueryTimeoutMs })),
+      ((name: string) =>
+        openNamedSource(connectorDeps(c), name, { queryTimeoutMs: c.config.apiQueryTimeoutMs })),
   };
 }
 

@@ -167,6 +167,19 @@ export function checkedJwtSecret(value: string | undefined, source: string): str
   return value;
 }
 
+/** Job execution and loads. */
+function jobsConfig(env: Env): Config['jobs'] {
+  return {
+    maxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1, 20),
+    retryDelaySeconds: int(env, 'JOB_RETRY_DELAY_SECONDS', 30, 0, 900),
+    timeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 900, 10, 43_200),
+    loadBatchSize: int(env, 'LOAD_BATCH_SIZE', 10_000, 100, 1_000_000),
+    loadSplitRows: int(env, 'LOAD_SPLIT_ROWS', 0, 0, Number.MAX_SAFE_INTEGER),
+    loadPartChunks: int(env, 'LOAD_PART_CHUNKS', 2, 1, 1_000),
+    loadMaxParts: int(env, 'LOAD_MAX_PARTS', 100, 2, 10_000),
+  };
+}
+
 /** Parses an environment into a Config; throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const queueUrls: Record<string, string> = {};
@@ -214,15 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
       queueUrls,
       lambdaEndpoint: str(env, 'LOCAL_LAMBDA_ENDPOINT'),
     },
-    jobs: {
-      maxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1, 20),
-      retryDelaySeconds: int(env, 'JOB_RETRY_DELAY_SECONDS', 30, 0, 900),
-      timeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 900, 10, 43_200),
-      loadBatchSize: int(env, 'LOAD_BATCH_SIZE', 10_000, 100, 1_000_000),
-      loadSplitRows: int(env, 'LOAD_SPLIT_ROWS', 0, 0, Number.MAX_SAFE_INTEGER),
-      loadPartChunks: int(env, 'LOAD_PART_CHUNKS', 2, 1, 1_000),
-      loadMaxParts: int(env, 'LOAD_MAX_PARTS', 100, 2, 10_000),
-    },
+    jobs: jobsConfig(env),
     detection: {
       shardSize: int(env, 'DETECTION_SHARD_SIZE', 1000, 1, 1_000_000),
       // Unlimited by default: the queue's event source caps how many shards run at once (on AWS its

@@ -49,11 +49,7 @@ const topDialect: SqlDialect = {
   derived,
   dayLiteral: literal((day) => `CAST('${String(Math.trunc(day))}' AS date)`),
   dayOf: (column, kind) =>
-    kind === 'integer'
-      ? column
-      : kind === 'text'
-        ? `SUBSTRING(${column}, 1, 10)`
-        : `CAST(${column} AS date)`,
+    kind === 'integer' ? column : kind === 'text' ? `SUBSTRING(${column}, 1, 10)` : `CAST(${column} AS date)`,
 };
 
 /** Oracle (12c and later): FETCH FIRST, TRUNC for the day of a DATE or TIMESTAMP. */

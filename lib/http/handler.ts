@@ -45,19 +45,21 @@ export function httpHandler(routes: Route[], container: AuthContainer) {
     .handler(async (event, context) => {
       const s = state({ event });
       const deadline = requestDeadline(context);
-      const value = await s.route!.handle({
-        method: s.method,
-        path: s.path,
-        params: s.params,
-        query: { ...(event.queryStringParameters ?? {}) },
-        headers: s.headers,
-        body: s.body,
-        rawBody: s.rawBody,
-        caller: s.caller,
-        requestId: s.requestId,
-        sourceIp: s.sourceIp,
-        signal: deadline.signal,
-      }).finally(deadline.clear);
+      const value = await s
+        .route!.handle({
+          method: s.method,
+          path: s.path,
+          params: s.params,
+          query: { ...(event.queryStringParameters ?? {}) },
+          headers: s.headers,
+          body: s.body,
+          rawBody: s.rawBody,
+          caller: s.caller,
+          requestId: s.requestId,
+          sourceIp: s.sourceIp,
+          signal: deadline.signal,
+        })
+        .finally(deadline.clear);
       const result = toResult(value, s.requestId);
       assertFitsResponse(result);
       return result;

@@ -150,7 +150,13 @@ export async function draftFromQuery(
   const suggestion = suggestShape(profiles, rows.length);
 
   const dateColumn = input.dateColumn
-    ? chosen(profiles, 'dateColumn', input.dateColumn, ['day', 'date'], `is not a date on every row (${DAY_FORMS})`)
+    ? chosen(
+        profiles,
+        'dateColumn',
+        input.dateColumn,
+        ['day', 'date'],
+        `is not a date on every row (${DAY_FORMS})`,
+      )
     : suggestion.dateColumn;
   const measure = ['number', 'day'] as ColumnProfile['kind'][];
   const valueColumn = input.valueColumn

@@ -69,7 +69,8 @@ function bad(rowNumber: number, query: string, problem: string): ValidationError
 }
 
 /** What a date column's value must be (the problem of one that is not). */
-export const DAY_FORMS = 'a DATE or TIMESTAMP, ISO text (YYYY-MM-DD, a time after it ignored) or an integer YYYYMMDD';
+export const DAY_FORMS =
+  'a DATE or TIMESTAMP, ISO text (YYYY-MM-DD, a time after it ignored) or an integer YYYYMMDD';
 const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})(?=$|[T ]|\s+$)/;
 
 /** YYYYMMDD of a real date, or undefined. */
@@ -89,7 +90,10 @@ export function toDay(v: unknown): number | string {
   if (v instanceof Date) {
     const t = v.getTime();
     if (Number.isNaN(t)) return 'is not a real date';
-    return realDay(v.getUTCFullYear(), v.getUTCMonth() + 1, v.getUTCDate()) ?? 'is not a date from year 1000 to 9999';
+    return (
+      realDay(v.getUTCFullYear(), v.getUTCMonth() + 1, v.getUTCDate()) ??
+      'is not a date from year 1000 to 9999'
+    );
   }
   let n: number;
   if (typeof v === 'number') n = v;

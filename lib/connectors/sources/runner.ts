@@ -20,6 +20,8 @@ export function formatDuration(ms: number): string {
 }
 
 const CANCEL_GRACE_MS = 5_000;
+/** The grace of a cancel after a timeout or the caller's abort (an API request's deadline is near). */
+const ABORTED_CANCEL_GRACE_MS = 1_000;
 /** The most rows a preview fetches. */
 export const PREVIEW_MAX_ROWS = 10;
 
@@ -115,13 +117,13 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
     if (s) void s.close();
   }
 
-  async function stop(cursor: DriverCursor | undefined) {
+  async function stop(cursor: DriverCursor | undefined, grace = CANCEL_GRACE_MS) {
     if (!cursor) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       cursor.cancel().catch(() => {}),
       new Promise((r) => {
-        timer = setTimeout(r, CANCEL_GRACE_MS);
+        timer = setTimeout(r, grace);
       }),
     ]);
     clearTimeout(timer);
@@ -168,10 +170,14 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
         return batch;
       },
       columns: () => bound(cursor.columns()),
-      /** Cancels what is left of the query; after a failure the connection is dropped too. */
+      /**
+       * Cancels what is left of the query; after a failure the connection is dropped too. After a timeout
+       * or the caller's abort the cancel is given a short grace only (the connection is dropped anyway),
+       * so that an API request answers within its deadline.
+       */
       async finish(failed: boolean) {
         unlink();
-        if (!ended) await stop(cursor);
+        if (!ended) await stop(cursor, ac.signal.aborted ? ABORTED_CANCEL_GRACE_MS : CANCEL_GRACE_MS);
         if (failed) dropSession();
       },
     };

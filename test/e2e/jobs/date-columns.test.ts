@@ -30,7 +30,11 @@ describe(`views over DATE and TIMESTAMP date columns on ${backendName}`, () => {
   const post = (path: string, body?: unknown) => s.call('POST', path, { ...auth(), body });
 
   beforeAll(async () => {
-    s = await startTestService({ JOB_MAX_ATTEMPTS: '1', JOB_RETRY_DELAY_SECONDS: '0', CONNECTOR_TIMEOUT_MS: '5000' });
+    s = await startTestService({
+      JOB_MAX_ATTEMPTS: '1',
+      JOB_RETRY_DELAY_SECONDS: '0',
+      CONNECTOR_TIMEOUT_MS: '5000',
+    });
     setLogLevel('silent');
     queue = localHarness();
     await queue.install(s.container);
@@ -98,7 +102,12 @@ describe(`views over DATE and TIMESTAMP date columns on ${backendName}`, () => {
     const north = found.body.anomalies.filter(
       (a: { categories: Record<string, string | null> }) => a.categories.shop === 'north',
     );
-    expect(north[0]).toMatchObject({ type: 'DOD', startDate: '2024-01-26', actualValue: 200, predictedValue: 100 });
+    expect(north[0]).toMatchObject({
+      type: 'DOD',
+      startDate: '2024-01-26',
+      actualValue: 200,
+      predictedValue: 100,
+    });
   });
 
   it('says how to convert a text column of dates in another form, and refuses it as the date', async () => {
@@ -106,12 +115,20 @@ describe(`views over DATE and TIMESTAMP date columns on ${backendName}`, () => {
     const draft = await post('/api/v1/dataviews/draft-from-query', { connector: 'shop_pg', query });
     expect(draft.status, draft.text).toBe(200);
     expect(draft.body.columns[0]).toMatchObject({ name: 'sold', kind: 'text' });
-    expect(draft.body.columns[0].note).toMatch(/'01\.01\.2024' is not a date the load reads .*to_date\(sold, 'DD\.MM\.YYYY'\)/);
+    expect(draft.body.columns[0].note).toMatch(
+      /'01\.01\.2024' is not a date the load reads .*to_date\(sold, 'DD\.MM\.YYYY'\)/,
+    );
     expect(draft.body.definition).toBeNull();
     expect(draft.body.missing[0]).toMatch(/^a date column \(a DATE or TIMESTAMP, ISO text/);
-    const chosen = await post('/api/v1/dataviews/draft-from-query', { connector: 'shop_pg', query, dateColumn: 'sold' });
+    const chosen = await post('/api/v1/dataviews/draft-from-query', {
+      connector: 'shop_pg',
+      query,
+      dateColumn: 'sold',
+    });
     expect(chosen.status).toBe(400);
     expect(chosen.body.errors[0].path).toBe('dateColumn');
-    expect(chosen.body.errors[0].message).toMatch(/column sold is not a date on every row .*convert it in the query/);
+    expect(chosen.body.errors[0].message).toMatch(
+      /column sold is not a date on every row .*convert it in the query/,
+    );
   });
 });

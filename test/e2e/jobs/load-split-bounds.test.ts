@@ -30,8 +30,17 @@ describe(`a split load's bounds on ${backendName}`, () => {
 
   /** Creates and deploys a view, loads it (disabled once the load is queued: no detection), answers the load job. */
   const load = async (name: string, loadQuery: string, dateColumn = 'day') => {
-    const def = definitionOf({ name, domain: 'split', loadQuery, dateColumn, categories: [{ name: 'shop' }] });
-    const created = await post('/api/v1/dataviews', { ...def, source: { ...def.source, connector: 'shop_pg' } });
+    const def = definitionOf({
+      name,
+      domain: 'split',
+      loadQuery,
+      dateColumn,
+      categories: [{ name: 'shop' }],
+    });
+    const created = await post('/api/v1/dataviews', {
+      ...def,
+      source: { ...def.source, connector: 'shop_pg' },
+    });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id as number;
     for (const action of ['deploy', 'enable'])

@@ -113,7 +113,8 @@ function snowflakeSession(day: unknown, log: string[]) {
         err = e;
       }
       const stmt = {
-        getColumns: () => Object.keys(rows[0] ?? {}).map((n) => ({ getName: () => n, getType: () => 'text' })),
+        getColumns: () =>
+          Object.keys(rows[0] ?? {}).map((n) => ({ getName: () => n, getType: () => 'text' })),
         streamRows: () => Readable.from(rows, { objectMode: true }),
         cancel: (cb: () => void) => cb(),
       };
@@ -178,7 +179,13 @@ describe.each(['mssql', 'fabric', 'oracle', 'snowflake'] as const)('a split load
     const { source, log } = standInSource(type, new Date('2024-01-05T00:00:00Z'));
     const found = await sourceLeaves(source, QUERY, SHAPE, new Dictionary(['shop'], []), 100);
     expect(found?.dayKind).toBe('date');
-    const part = partQuery(QUERY, found!.dateKey, planParts(found!.days, 1)[0], found!.dayKind, source.dialect);
+    const part = partQuery(
+      QUERY,
+      found!.dateKey,
+      planParts(found!.days, 1)[0],
+      found!.dayKind,
+      source.dialect,
+    );
     expect(part).toContain(DATE_FROM[type]);
     for await (const _ of source.stream(part, { batchSize: 100 })) {
       // no rows
