@@ -1,4 +1,4 @@
-import { connectorDeps, lifecycleDeps, sourceDeps } from '../../lib/app/deps';
+import { apiSourceDeps, connectorDeps, lifecycleDeps } from '../../lib/app/deps';
 import { getContainer } from '../container';
 import { previewQuery } from '../../lib/connectors/service';
 import { prefersYaml } from '../../lib/dataviews/accept';
@@ -110,8 +110,8 @@ export const routes: Route[] = [
     summary:
       "A new view from a query: reads a sample of the query's rows (at most 50,000), says what each column is, suggests the date, value, count and categories, the parent links the rows support and the number of series, and drafts the definition (compact) for the choices given; nothing is stored",
     body: 'draft-from-query',
-    handle: async ({ caller, body }) =>
-      draftFromQuery(sourceDeps(await getContainer()), caller, body as DraftFromQueryInput),
+    handle: async ({ caller, body, signal }) =>
+      draftFromQuery({ ...apiSourceDeps(await getContainer()), signal }, caller, body as DraftFromQueryInput),
   },
   {
     method: 'POST',

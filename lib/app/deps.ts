@@ -45,13 +45,27 @@ export function connectorDeps(c: Container): ConnectorDeps & { viewsUsing: Views
     secrets: c.secrets,
     clock: c.clock,
     timeoutMs: c.config.connectorTimeoutMs,
+    apiQueryTimeoutMs: c.config.apiQueryTimeoutMs,
     viewsUsing: viewsUsingConnector,
   };
 }
 
-/** Reading a query's rows through a connector (a draft from a query): the sources a test installed, else the connectors. */
+/** Reading a query's rows through a connector (a load): the sources a test installed, else the connectors. */
 export function sourceDeps(c: Container): { openSource: OpenNamedSource } {
   return { openSource: c.sources ?? ((name: string) => openNamedSource(connectorDeps(c), name)) };
+}
+
+/**
+ * Reading a query's rows for an API request (a new view from a query): the sources a test installed, else
+ * the connectors with the short query bound of API paths (API_QUERY_TIMEOUT_MS), not a load's.
+ */
+export function apiSourceDeps(c: Container): { openSource: OpenNamedSource } {
+  return {
+    openSource:
+      c.sources ??
+      ((name: string) =>
+        openNamedSource(connectorDeps(c), name, { queryTimeoutMs: c.config.apiQueryTimeoutMs })),
+  };
 }
 
 /** The load worker: the jobs' ports, and the sources a test or tool installed, else the service's connectors. */

@@ -58,12 +58,19 @@ export interface Config {
     loadSplitRows: number;
     /** Chunks of 112 days per part of a split load. */
     loadPartChunks: number;
+    /** The most parts of a split load (parts then hold more chunks each). */
+    loadMaxParts: number;
   };
   /** Detection: series per shard (memory per shard ≈ series × days × 9 bytes). */
   /** fanOut: a view of several shards runs as one shard message per shard on the process queue. */
   detection: { shardSize: number; maxShards: number; fanOut: boolean };
   license: { plan: string; maxDataViews: number };
   connectorTimeoutMs: number;
+  /**
+   * Bound of a source query an API request runs (preview, a new view from a query): per round trip, and the
+   * request's own deadline cancels it too. Loads keep their long bound (max(CONNECTOR_TIMEOUT_MS, 5 min)).
+   */
+  apiQueryTimeoutMs: number;
   /**
    * The CloudFront distribution in front of the API (deploy/web.yml): the secret it sends in x-origin-verify
    * (ORIGIN_VERIFY_SECRET, or read at run time from ORIGIN_VERIFY_SECRET_ID). Set, requests without it are
@@ -187,6 +194,19 @@ function readBounds(env: Env): Config['reads'] {
   };
 }
 
+/** Job execution and loads. */
+function jobsConfig(env: Env): Config['jobs'] {
+  return {
+    maxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1, 20),
+    retryDelaySeconds: int(env, 'JOB_RETRY_DELAY_SECONDS', 30, 0, 900),
+    timeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 900, 10, 43_200),
+    loadBatchSize: int(env, 'LOAD_BATCH_SIZE', 10_000, 100, 1_000_000),
+    loadSplitRows: int(env, 'LOAD_SPLIT_ROWS', 0, 0, Number.MAX_SAFE_INTEGER),
+    loadPartChunks: int(env, 'LOAD_PART_CHUNKS', 2, 1, 1_000),
+    loadMaxParts: int(env, 'LOAD_MAX_PARTS', 100, 2, 10_000),
+  };
+}
+
 /** Parses an environment into a Config; throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): Config {
   const queueUrls: Record<string, string> = {};
@@ -234,20 +254,14 @@ export function loadConfig(env: Env = process.env): Config {
       queueUrls,
       lambdaEndpoint: str(env, 'LOCAL_LAMBDA_ENDPOINT'),
     },
-    jobs: {
-      maxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1, 20),
-      retryDelaySeconds: int(env, 'JOB_RETRY_DELAY_SECONDS', 30, 0, 900),
-      timeoutSeconds: int(env, 'JOB_TIMEOUT_SECONDS', 900, 10, 43_200),
-      loadBatchSize: int(env, 'LOAD_BATCH_SIZE', 10_000, 100, 1_000_000),
-      loadSplitRows: int(env, 'LOAD_SPLIT_ROWS', 0, 0, Number.MAX_SAFE_INTEGER),
-      loadPartChunks: int(env, 'LOAD_PART_CHUNKS', 2, 1, 1_000),
-    },
+    jobs: jobsConfig(env),
     detection: detectionConfig(env),
     license: {
       plan: str(env, 'LICENSE_PLAN') ?? 'standard',
       maxDataViews: int(env, 'LICENSE_MAX_DATA_VIEWS', 50, 0),
     },
     connectorTimeoutMs: int(env, 'CONNECTOR_TIMEOUT_MS', 15_000, 100),
+    apiQueryTimeoutMs: int(env, 'API_QUERY_TIMEOUT_MS', 20_000, 100, 900_000),
     edge: {
       originSecret: str(env, 'ORIGIN_VERIFY_SECRET'),
       originSecretId: str(env, 'ORIGIN_VERIFY_SECRET_ID'),

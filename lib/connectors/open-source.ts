@@ -1,6 +1,7 @@
 /** Opens a source connector by type: the registry of the adapters in ./sources behind the port of ./source-port. */
 import { ValidationError } from '../shared/errors';
 import { type DriverConfig, describeTarget, toDriverConfig } from './conn-string/index';
+import { DIALECTS } from './dialect';
 import { secretsOf } from './masking';
 import type { OpenSourceOptions, SourceConnector } from './source-port';
 import type { Driver } from './sources/driver';
@@ -38,5 +39,6 @@ export function openSource(
     secrets: secretsOf(configuration),
     timeoutMs,
     queryTimeoutMs: options.queryTimeoutMs ?? Math.max(timeoutMs, 300_000),
+    dialect: DIALECTS[d.type],
   });
 }

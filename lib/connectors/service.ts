@@ -31,6 +31,8 @@ export interface ConnectorDeps {
   secrets: ConnectorSecrets;
   clock: Clock;
   timeoutMs: number;
+  /** Bound of a preview's query (an API path); default the load's, max(timeoutMs, 5 min). */
+  apiQueryTimeoutMs?: number;
   log?: Logger;
 }
 
@@ -258,7 +260,7 @@ export async function previewQuery(
   limit = 10,
 ): Promise<PreviewResult> {
   requireAdmin(caller);
-  const source = await openNamedSource(deps, name);
+  const source = await openNamedSource(deps, name, { queryTimeoutMs: deps.apiQueryTimeoutMs });
   try {
     return await source.preview(query, Math.min(Math.max(limit, 1), 10));
   } finally {

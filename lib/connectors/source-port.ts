@@ -24,6 +24,26 @@ export interface SourceColumns {
 export interface StreamOptions {
   batchSize: number;
   signal?: AbortSignal;
+  /**
+   * The whole result is read (default): a driver may use its bulk protocol (pgsql's COPY, bounded as a
+   * whole by a multiple of the query bound). False for a bounded sample read by a cursor (an API path).
+   */
+  bulk?: boolean;
+}
+
+/** How a date column's values come from the driver: numbers YYYYMMDD, Date objects, or ISO text. */
+export type DayKind = 'integer' | 'date' | 'text';
+
+/** The SQL the service writes around a source query, in the source database's own dialect (./dialect.ts). */
+export interface SqlDialect {
+  /** A statement giving only the first row of `query` (a trailing `;` of it dropped). */
+  firstRow(query: string): string;
+  /** `query` as a derived table named `alias`, to select from: `(query) alias`. */
+  derived(query: string, alias: string): string;
+  /** The day (YYYYMMDD) as a literal comparable with a date column of `kind`. */
+  dayLiteral(day: number, kind: DayKind): string;
+  /** The day of `column` (a quoted name) of `kind`, to group rows by day. */
+  dayOf(column: string, kind: DayKind): string;
 }
 
 /**
@@ -31,6 +51,8 @@ export interface StreamOptions {
  * (no secret), or ValidationError for a bad configuration. One operation at a time per instance.
  */
 export interface SourceConnector {
+  /** The SQL dialect of the source database. */
+  readonly dialect: SqlDialect;
   /** Connects and runs a trivial query, all within `timeoutMs`. */
   test(): Promise<void>;
   /** The first `limit` rows (default 10) and the columns of `sql`; the rest of the query is cancelled. */
@@ -49,7 +71,9 @@ export interface SourceConnector {
 /** Opens a named connector as a source to stream from (what a load needs of the connectors). */
 export type OpenNamedSource = (
   connectorName: string,
-) => Promise<Pick<SourceConnector, 'stream' | 'close'> & Partial<Pick<SourceConnector, 'streamColumns'>>>;
+) => Promise<
+  Pick<SourceConnector, 'stream' | 'close'> & Partial<Pick<SourceConnector, 'streamColumns' | 'dialect'>>
+>;
 
 export interface OpenSourceOptions {
   /** Bound on connecting and on test(), in milliseconds. */

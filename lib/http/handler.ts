@@ -14,6 +14,7 @@ import {
   state,
 } from './middlewares';
 import { config } from '../config/config';
+import { requestDeadline } from './deadline';
 import { assertFitsResponse } from './response-size';
 import { HttpResult, type Route } from './router';
 import { securityHeadersMiddleware } from './security-headers';
@@ -41,20 +42,24 @@ export function httpHandler(routes: Route[], container: AuthContainer) {
     .use(inputGuard())
     .use(bodyParser())
     .use(bodyValidation())
-    .handler(async (event) => {
+    .handler(async (event, context) => {
       const s = state({ event });
-      const value = await s.route!.handle({
-        method: s.method,
-        path: s.path,
-        params: s.params,
-        query: { ...(event.queryStringParameters ?? {}) },
-        headers: s.headers,
-        body: s.body,
-        rawBody: s.rawBody,
-        caller: s.caller,
-        requestId: s.requestId,
-        sourceIp: s.sourceIp,
-      });
+      const deadline = requestDeadline(context);
+      const value = await s
+        .route!.handle({
+          method: s.method,
+          path: s.path,
+          params: s.params,
+          query: { ...(event.queryStringParameters ?? {}) },
+          headers: s.headers,
+          body: s.body,
+          rawBody: s.rawBody,
+          caller: s.caller,
+          requestId: s.requestId,
+          sourceIp: s.sourceIp,
+          signal: deadline.signal,
+        })
+        .finally(deadline.clear);
       const result = toResult(value, s.requestId);
       assertFitsResponse(result);
       return result;

@@ -16,6 +16,8 @@ export interface HttpRequest<B = unknown> {
   requestId: string;
   /** The client address API Gateway saw (never a client-sent header). */
   sourceIp?: string;
+  /** Fires shortly before the function's timeout (lib/http/deadline.ts); absent outside a Lambda. */
+  signal?: AbortSignal;
 }
 
 export class HttpResult {

@@ -6,11 +6,11 @@
  */
 import type { OpenNamedSource } from '../connectors/source-port';
 import { type Caller, requireAdmin } from '../identity/caller';
-import { ValidationError } from '../shared/errors';
+import { UpstreamError, ValidationError } from '../shared/errors';
 import { draftDefinition } from './draft-definition';
 import { type ColumnProfile, profileColumns, type ShapeSuggestion, suggestShape } from './query-profile';
 import { countSeries, suggestParents } from './query-hierarchy';
-import { toDay } from './rows';
+import { DAY_FORMS, toDay } from './rows';
 import type { CategoryNode } from './grouping';
 
 export interface DraftFromQueryInput {
@@ -32,6 +32,8 @@ export interface DraftFromQuery {
   /** Rows read; `complete` when that was the whole result. */
   sampled: number;
   complete: boolean;
+  /** What ended an incomplete sample: SAMPLE_ROWS rows or SAMPLE_BYTES bytes; null when complete. */
+  stoppedBy: 'rows' | 'bytes' | null;
   days: { count: number; first: number | null; last: number | null };
   suggestion: ShapeSuggestion;
   /** The chosen categories, parents first, with the parent links the sample supports. */
@@ -45,6 +47,30 @@ export interface DraftFromQuery {
 
 /** At most this many rows are read: enough to see the hierarchy and the history, bounded in memory. */
 export const SAMPLE_ROWS = 50_000;
+/** At most about this many bytes of rows are kept (text by its length, other values 8 bytes each). */
+export const SAMPLE_BYTES = 16 * 1024 * 1024;
+/** Rows per round trip of the sample's cursor: what the byte bound can overshoot by. */
+const SAMPLE_BATCH = 1000;
+
+/** What a draft needs: where it opens the source, and the request's deadline (aborts the sample's query). */
+export interface DraftDeps {
+  openSource: OpenNamedSource;
+  signal?: AbortSignal;
+  /** Overrides SAMPLE_BYTES (tests). */
+  sampleBytes?: number;
+}
+
+/** About the bytes a row holds: each value's text by its length, binary by its size, others 8. */
+function rowBytes(row: Record<string, unknown>): number {
+  let n = 0;
+  for (const k in row) {
+    const v = row[k];
+    n += k.length + 8;
+    if (typeof v === 'string') n += v.length;
+    else if (v instanceof Uint8Array) n += v.byteLength;
+  }
+  return n;
+}
 
 function jsonSafe(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -53,26 +79,43 @@ function jsonSafe(row: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-async function sample(
-  openSource: OpenNamedSource,
-  connector: string,
-  query: string,
-): Promise<{ rows: Record<string, unknown>[]; complete: boolean }> {
-  const source = await openSource(connector);
+interface Sample {
+  rows: Record<string, unknown>[];
+  stoppedBy: 'rows' | 'bytes' | null;
+}
+
+/**
+ * The first rows of the query, read by a cursor (never the bulk path), at most SAMPLE_ROWS rows and about
+ * `maxBytes` bytes; leaving early cancels the rest of the query, and so does the request's deadline.
+ */
+async function sample(deps: DraftDeps, connector: string, query: string): Promise<Sample> {
+  const source = await deps.openSource(connector);
   const rows: Record<string, unknown>[] = [];
-  let complete = true;
+  const maxBytes = deps.sampleBytes ?? SAMPLE_BYTES;
+  let bytes = 0;
+  let stoppedBy: Sample['stoppedBy'] = null;
   try {
-    for await (const batch of source.stream(query, { batchSize: 5000 })) {
-      rows.push(...batch.slice(0, SAMPLE_ROWS - rows.length));
-      if (rows.length >= SAMPLE_ROWS) {
-        complete = false;
-        break;
+    const opts = { batchSize: SAMPLE_BATCH, signal: deps.signal, bulk: false };
+    for await (const batch of source.stream(query, opts)) {
+      for (const row of batch) {
+        if (rows.length >= SAMPLE_ROWS) stoppedBy = 'rows';
+        else if (bytes >= maxBytes) stoppedBy = 'bytes';
+        if (stoppedBy) break;
+        rows.push(row);
+        bytes += rowBytes(row);
       }
+      if (stoppedBy) break;
     }
+  } catch (e) {
+    if (deps.signal?.aborted)
+      throw new UpstreamError(
+        'the query did not finish within the time of this request: it was cancelled. Narrow it (fewer rows, a WHERE on recent days) to draft from it; the load has its own, longer bound',
+      );
+    throw e;
   } finally {
     await source.close().catch(() => {});
   }
-  return { rows, complete };
+  return { rows, stoppedBy };
 }
 
 /** Checks a chosen column: it exists, and is of a kind the load accepts there. */
@@ -88,17 +131,18 @@ function chosen(
     const names = profiles.map((c) => c.name).join(', ');
     throw ValidationError.field(field, `the query has no column ${name} (its columns: ${names})`);
   }
-  if (!kinds.includes(p.kind)) throw ValidationError.field(field, `column ${name} ${what}`);
+  if (!kinds.includes(p.kind))
+    throw ValidationError.field(field, `column ${name} ${what}${p.note ? `: ${p.note}` : ''}`);
   return name;
 }
 
 export async function draftFromQuery(
-  deps: { openSource: OpenNamedSource },
+  deps: DraftDeps,
   caller: Caller,
   input: DraftFromQueryInput,
 ): Promise<DraftFromQuery> {
   requireAdmin(caller);
-  const { rows, complete } = await sample(deps.openSource, input.connector, input.query);
+  const { rows, stoppedBy } = await sample(deps, input.connector, input.query);
   if (rows.length === 0)
     throw ValidationError.field('query', 'the query returned no rows: a draft needs rows to look at');
   const columns = Object.keys(rows[0]);
@@ -106,7 +150,13 @@ export async function draftFromQuery(
   const suggestion = suggestShape(profiles, rows.length);
 
   const dateColumn = input.dateColumn
-    ? chosen(profiles, 'dateColumn', input.dateColumn, ['day'], 'is not a day as YYYYMMDD on every row')
+    ? chosen(
+        profiles,
+        'dateColumn',
+        input.dateColumn,
+        ['day', 'date'],
+        `is not a date on every row (${DAY_FORMS})`,
+      )
     : suggestion.dateColumn;
   const measure = ['number', 'day'] as ColumnProfile['kind'][];
   const valueColumn = input.valueColumn
@@ -138,7 +188,7 @@ export async function draftFromQuery(
   };
 
   const missing: string[] = [];
-  if (!dateColumn) missing.push('a date column (integer YYYYMMDD)');
+  if (!dateColumn) missing.push(`a date column (${DAY_FORMS})`);
   if (!valueColumn) missing.push('a numeric value column');
   if (categories.length === 0) missing.push('at least one category');
   const definition =
@@ -162,7 +212,8 @@ export async function draftFromQuery(
     columns: profiles,
     rows: rows.slice(0, 10).map(jsonSafe),
     sampled: rows.length,
-    complete,
+    complete: stoppedBy === null,
+    stoppedBy,
     days,
     suggestion,
     categories,

@@ -65,6 +65,7 @@ export async function loadJob(
   const split = await startSplitLoad(deps, job, {
     splitRows: c.config.jobs.loadSplitRows,
     partChunks: c.config.jobs.loadPartChunks,
+    maxParts: c.config.jobs.loadMaxParts,
     send: (shard) =>
       c.queue.send('load', { jobId: job.id, dataViewId: job.dataViewId, kind: job.kind, shard }),
   });

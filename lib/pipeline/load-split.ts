@@ -4,13 +4,14 @@
  * grouped pass over the source gives every leaf, so every category code and every series id is fixed
  * before any part runs), creates the build tables (cat_map written whole; data, days and the staging
  * table of `int` empty) and sends one message per part. A part reads only its days (the load query
- * wrapped in a day predicate), stages its rows, sums and rolls up its chunks in memory and writes them
+ * wrapped in a day predicate, in the source's dialect), stages its rows, sums and rolls up its chunks in memory and writes them
  * with the plan's ids; it first deletes whatever an earlier delivery of it wrote (the parts' day ranges
  * never overlap), so a redelivered part writes its rows once. The part that completes the count (the
  * job's shardsDone, one atomic update) builds all_series and swaps everything in by the same short
  * transaction as an unsplit load. A part failing for good fails the job and drops the build tables:
  * the previous data stays as it was. Only full loads are split; incremental and custom loads, and
- * loads of fewer rows than `jobs.loadSplitRows`, run whole (load.ts).
+ * loads of fewer rows than `jobs.loadSplitRows`, run whole (load.ts). The parts cover the chunks that
+ * hold rows, at most `jobs.loadMaxParts` of them (load-split-plan.ts).
  */
 import { sql } from 'drizzle-orm';
 import { yyyymmddToEpochDay } from '../calendar/days';
@@ -24,7 +25,7 @@ import { systemCaller } from '../identity/caller';
 import { dayToDate } from '../dataset/summary';
 import { type JobRow, mergeJobDetail } from '../jobs/repository';
 import type { ShardRef } from '../queue/port';
-import { ConflictError } from '../shared/errors';
+import { ConflictError, ValidationError } from '../shared/errors';
 import type { BuildRunner } from './build-runner';
 import { ChunkedBuildRunner } from './build-runner-chunked';
 import { WholeBuildRunner } from './build-runner-whole';
@@ -49,7 +50,16 @@ import {
   type LoadResult,
   STAGE_DAY_INDEX,
 } from './load';
-import { type LoadPart, partQuery, planParts, rowShape, sourceLeaves } from './load-split-plan';
+import type { DayKind } from '../connectors/source-port';
+import {
+  dialectOf,
+  type LoadPart,
+  MAX_LOAD_PARTS,
+  partQuery,
+  planParts,
+  rowShape,
+  sourceLeaves,
+} from './load-split-plan';
 import { codedBatches } from './read-coded';
 import { assignIds, seriesKey, seriesOfLeaves } from './series-set';
 import {
@@ -67,6 +77,8 @@ export interface SplitDetail {
   tag: string;
   parts: LoadPart[];
   dateKey: string;
+  /** How the source gives the date column (absent in plans written before: integer). */
+  dayKind?: DayKind;
   /** Source rows the plan counted. */
   rows: number;
 }
@@ -76,6 +88,8 @@ export interface SplitOptions {
   splitRows: number;
   /** Chunks of 112 days per part. */
   partChunks: number;
+  /** The most parts (default MAX_LOAD_PARTS): beyond, each part holds more chunks. */
+  maxParts?: number;
   /** Sends a part's message (on the load queue). */
   send: (shard: ShardRef) => Promise<void>;
 }
@@ -110,12 +124,17 @@ export async function startSplitLoad(
   const found = await sourceLeaves(source, def.source.loadQuery, rowShape(def), dict, deps.batchSize).finally(
     () => source.close().catch(() => {}),
   );
-  if (!found || found.rows <= opts.splitRows || found.firstDay === null || found.lastDay === null)
-    return undefined;
-  const parts = planParts(found.firstDay, found.lastDay, opts.partChunks);
+  if (!found || found.rows <= opts.splitRows) return undefined;
+  const parts = planParts(found.days, opts.partChunks, opts.maxParts ?? MAX_LOAD_PARTS);
   if (parts.length < 2) return undefined;
   const tag = `${job.id}_${typeof job.attempts === 'number' ? job.attempts : 0}_${Date.now().toString(36)}`;
-  const split: SplitDetail = { tag, parts, dateKey: found.dateKey, rows: found.rows };
+  const split: SplitDetail = {
+    tag,
+    parts,
+    dateKey: found.dateKey,
+    dayKind: found.dayKind,
+    rows: found.rows,
+  };
   try {
     await prepareBuild(deps, view, split, found.leaves, dict);
     await mergeJobDetail(deps.db, job.id, { split, shards: parts.length, shardsDone: [] });
@@ -239,6 +258,21 @@ async function clearPart(db: Database, schema: string, tag: string, part: LoadPa
   );
 }
 
+/**
+ * Fails when the source gave a part a row of a day outside it: the source compared the date column in
+ * another time zone than the load reads it in (a TIMESTAMP WITH TIME ZONE read as its day in UTC).
+ */
+function outsidePart(days: number[], part: LoadPart, dateColumn: string): void {
+  for (const d of days) {
+    if (d >= part.from && d < part.to) continue;
+    throw new ValidationError(
+      `The source gave the load part of the days from ${part.from} a row of day ${d}: it compares the date column ` +
+        `${dateColumn} in another time zone than the load reads it (its day in UTC). Convert it to a date in the ` +
+        `load query, e.g. CAST(${dateColumn} AT TIME ZONE 'UTC' AS date).`,
+    );
+  }
+}
+
 /** One part: reads, stages, sums and writes the chunks of its days. */
 export async function runLoadPart(
   deps: LoadDeps,
@@ -269,10 +303,12 @@ export async function runLoadPart(
   const source = await deps.openSource(def.source.connector);
   let rows = 0;
   try {
-    const text = partQuery(def.source.loadQuery ?? '', split.dateKey, part);
+    const kind = split.dayKind ?? 'integer';
+    const text = partQuery(def.source.loadQuery ?? '', split.dateKey, part, kind, dialectOf(source));
     const opts = { batchSize: deps.batchSize, signal };
     for await (const coded of codedBatches(source, text, opts, shape, plan.dict)) {
       rows += coded.days.length;
+      outsidePart(coded.days, part, def.source.dateColumn);
       if (plan.dict.newEntries().length > 0) throw changed('a category value');
       cube.add(coded);
       if (cube.leaves > set.leaves) throw changed('a category combination');

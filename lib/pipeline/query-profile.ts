@@ -1,11 +1,15 @@
 /**
  * What a load query's result looks like, for drafting a data view from it: each column's kind (a day
- * as YYYYMMDD, a number, text) read with the load's own rules (./rows.ts), and the columns a view would
- * most likely use as date, value, count and categories. Pure: the rows come from a sample.
+ * as YYYYMMDD, a date, a number, text) read with the load's own rules (./rows.ts), and the columns a view
+ * would most likely use as date, value, count and categories. Pure: the rows come from a sample.
  */
 import { toDay, toMeasure } from './rows';
 
-export type ColumnKind = 'day' | 'number' | 'text' | 'empty';
+/**
+ * `day`: an integer YYYYMMDD on every row (a number too); `date`: a DATE, TIMESTAMP or ISO text date on
+ * every row (the load reads its day); `number`, `text`, `empty`.
+ */
+export type ColumnKind = 'day' | 'date' | 'number' | 'text' | 'empty';
 
 export interface ColumnProfile {
   name: string;
@@ -15,6 +19,8 @@ export interface ColumnProfile {
   nulls: number;
   /** Every number is whole (a count can only be whole). */
   integer: boolean;
+  /** Why a column that holds dates cannot be the date column, and how to convert it in the query. */
+  note?: string;
 }
 
 export interface ShapeSuggestion {
@@ -34,6 +40,7 @@ export function profileColumns(columns: string[], rows: Record<string, unknown>[
     let number = true;
     let integer = true;
     let nulls = 0;
+    let notDay: unknown;
     const values = new Set<string>();
     for (const row of rows) {
       const v = row[name];
@@ -41,15 +48,34 @@ export function profileColumns(columns: string[], rows: Record<string, unknown>[
         nulls++;
         continue;
       }
-      if (day && typeof toDay(v) !== 'number') day = false;
+      if (day && typeof toDay(v) !== 'number') {
+        day = false;
+        notDay = v;
+      }
       const n = toMeasure(v);
       if (n === undefined) number = false;
       else if (!Number.isInteger(n)) integer = false;
       if (values.size < DISTINCT_CAP) values.add(String(v));
     }
-    const kind: ColumnKind = values.size === 0 ? 'empty' : day ? 'day' : number ? 'number' : 'text';
-    return { name, kind, distinct: values.size, nulls, integer: number && integer };
+    const kind: ColumnKind =
+      values.size === 0 ? 'empty' : day ? (number ? 'day' : 'date') : number ? 'number' : 'text';
+    const profile: ColumnProfile = { name, kind, distinct: values.size, nulls, integer: number && integer };
+    const note = kind === 'text' ? dateNote(name, notDay) : undefined;
+    return note ? { ...profile, note } : profile;
   });
+}
+
+/** A date in another form than the load reads (31.01.2024, 01/31/2024, 2024-02-30). */
+const DATE_LIKE = /^\s*(\d{1,4})[./-](\d{1,2})[./-](\d{1,4})/;
+
+/** How to make a text column of dates in another form the date column, when its values look so. */
+export function dateNote(name: string, value: unknown): string | undefined {
+  if (typeof value !== 'string' || !DATE_LIKE.test(value)) return undefined;
+  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  return (
+    `'${shown}' is not a date the load reads (a DATE, a TIMESTAMP, ISO text YYYY-MM-DD or an integer ` +
+    `YYYYMMDD): convert it in the query, e.g. to_date(${name}, 'DD.MM.YYYY') or CAST(${name} AS date)`
+  );
 }
 
 const DATE_NAME = /(^|_)(day|date|dt|d)($|_)/i;
@@ -58,7 +84,7 @@ const VALUE_NAME = /(amount|revenue|value|sales|total|sum|price|cost|volume)/i;
 
 /** The columns a view would most likely use: names that say so first, else the first of the right kind. */
 export function suggestShape(profiles: ColumnProfile[], rowCount: number): ShapeSuggestion {
-  const days = profiles.filter((p) => p.kind === 'day');
+  const days = profiles.filter((p) => p.kind === 'day' || p.kind === 'date');
   const dateColumn = (days.find((p) => DATE_NAME.test(p.name)) ?? days[0])?.name;
   const numbers = profiles.filter((p) => p.kind === 'number' || (p.kind === 'day' && p.name !== dateColumn));
   const named = (re: RegExp, from: ColumnProfile[]) => from.find((p) => re.test(p.name));

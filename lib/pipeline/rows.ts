@@ -1,6 +1,7 @@
 /**
- * The source query rules, checked row by row as a load streams: the date an integer YYYYMMDD, the
- * measures numeric, the categories text, and the output columns named as the definition says.
+ * The source query rules, checked row by row as a load streams: the date a DATE, TIMESTAMP, ISO text or
+ * integer YYYYMMDD (read here as its day YYYYMMDD), the measures numeric, the categories text, and the
+ * output columns named as the definition says.
  * The first bad row's problem is the load's error, with what to change in the query.
  */
 import { ValidationError } from '../shared/errors';
@@ -67,22 +68,47 @@ function bad(rowNumber: number, query: string, problem: string): ValidationError
   return ValidationError.field('source', `row ${rowNumber} of the ${query}: ${problem}`);
 }
 
-/** YYYYMMDD as a number when `v` is one (number, bigint or digits), else a reason. */
+/** What a date column's value must be (the problem of one that is not). */
+export const DAY_FORMS =
+  'a DATE or TIMESTAMP, ISO text (YYYY-MM-DD, a time after it ignored) or an integer YYYYMMDD';
+const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})(?=$|[T ]|\s+$)/;
+
+/** YYYYMMDD of a real date, or undefined. */
+function realDay(y: number, m: number, d: number): number | undefined {
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  if (y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > (m === 2 && !leap ? 28 : MONTH_DAYS[m - 1]))
+    return undefined;
+  return y * 10000 + m * 100 + d;
+}
+
+/**
+ * The day of a date column's value as YYYYMMDD, else a reason: an integer YYYYMMDD (number, bigint or 8
+ * digits), a Date (a DATE or TIMESTAMP as the driver gives it: its day in UTC, the service's time zone of
+ * reading) or ISO text (the date as written; a time and offset after it are ignored).
+ */
 export function toDay(v: unknown): number | string {
+  if (v instanceof Date) {
+    const t = v.getTime();
+    if (Number.isNaN(t)) return 'is not a real date';
+    return (
+      realDay(v.getUTCFullYear(), v.getUTCMonth() + 1, v.getUTCDate()) ??
+      'is not a date from year 1000 to 9999'
+    );
+  }
   let n: number;
   if (typeof v === 'number') n = v;
   else if (typeof v === 'bigint') n = Number(v);
   else if (typeof v === 'string' && /^\s*\d{8}\s*$/.test(v)) n = Number(v);
-  else return 'must be an integer YYYYMMDD';
+  else if (typeof v === 'string') {
+    const m = ISO_DAY.exec(v);
+    if (!m) return `must be a date: ${DAY_FORMS}`;
+    return realDay(Number(m[1]), Number(m[2]), Number(m[3])) ?? 'is not a real date';
+  } else return `must be a date: ${DAY_FORMS}`;
   if (!Number.isInteger(n)) return 'must be an integer YYYYMMDD';
-  const y = Math.floor(n / 10000);
-  const m = Math.floor(n / 100) % 100;
-  const d = n % 100;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  if (y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > (m === 2 && !leap ? 28 : MONTH_DAYS[m - 1])) {
-    return 'is not a real date in the form YYYYMMDD';
-  }
-  return n;
+  return (
+    realDay(Math.floor(n / 10000), Math.floor(n / 100) % 100, n % 100) ??
+    'is not a real date in the form YYYYMMDD'
+  );
 }
 
 /** A finite number when `v` is numeric (number, bigint or a decimal string as drivers return NUMERIC). */
@@ -108,8 +134,8 @@ export function checkRow(
   const day = toDay(rawDay);
   if (typeof day === 'string') {
     const hint =
-      rawDay instanceof Date || typeof rawDay === 'string'
-        ? `; convert it in the SELECT, e.g. to_char(${shape.dateColumn}, 'YYYYMMDD')::int`
+      typeof rawDay === 'string'
+        ? `; convert it to a date in the SELECT, e.g. CAST(${shape.dateColumn} AS date) or to_date(${shape.dateColumn}, 'DD.MM.YYYY')`
         : '';
     throw bad(rowNumber, query, `the date column ${shape.dateColumn} ${day}, got ${shown(rawDay)}${hint}`);
   }
@@ -204,7 +230,7 @@ function inlineMeasure(v: unknown): number | undefined {
  * codeBatch over a batch column by column (a load's read: no object per row). The common row (an integer
  * day, numbers or numeric text, text categories) is checked inline without allocating; any other row
  * goes through checkRow (with the row object `rowAt` gives), which either throws its problem or returns
- * the values it accepts (a bigint day, say).
+ * the values it accepts (a bigint day, say). A DATE, TIMESTAMP or ISO text day is read inline as its day.
  */
 export function codeColumns(
   batch: SourceColumns,
@@ -229,7 +255,15 @@ export function codeColumns(
   const rowCodes: number[] = new Array(nc).fill(0);
   for (let r = 0; r < batch.length; r++) {
     const d = dayCol[r];
-    let ok = typeof d === 'number' && (d === lastDay || typeof toDay(d) === 'number');
+    let day = -1;
+    if (typeof d === 'number') {
+      if (d === lastDay || typeof toDay(d) === 'number') day = d;
+    } else if (d !== null && d !== undefined) {
+      // A DATE, TIMESTAMP or ISO text day.
+      const t = toDay(d);
+      if (typeof t === 'number') day = t;
+    }
+    let ok = day >= 0;
     const value = ok ? inlineMeasure(valueCol[r]) : undefined;
     const cnt = countCol === undefined ? 0 : ok ? inlineMeasure(countCol[r]) : undefined;
     ok = ok && value !== undefined && cnt !== undefined;
@@ -251,8 +285,8 @@ export function codeColumns(
       cnts.push(checked.cnt);
       continue;
     }
-    lastDay = d as number;
-    days.push(lastDay);
+    lastDay = day;
+    days.push(day);
     for (let i = 0; i < nc; i++) codes[i].push(rowCodes[i]);
     values.push(value as number);
     cnts.push(cnt as number);

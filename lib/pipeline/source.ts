@@ -1,4 +1,5 @@
 /** The port a load reads its source through: a named connector opened as a stream of row batches. */
+import type { SqlDialect } from '../connectors/source-port';
 
 export type SourceRow = Record<string, unknown>;
 
@@ -11,6 +12,8 @@ export interface SourceColumns {
 
 /** What a load needs of a source connector (lib/connectors SourceConnector satisfies it). */
 export interface LoadSource {
+  /** The source database's SQL dialect (the split load writes its queries in it); PostgreSQL's when absent. */
+  dialect?: SqlDialect;
   /** Rows of `sql` in batches of at most `batchSize`; aborting `signal` cancels the query. */
   stream(sql: string, opts: { batchSize: number; signal?: AbortSignal }): AsyncIterable<SourceRow[]>;
   /** The same rows column by column, when the connector reads them so (a load prefers it). */

@@ -1,6 +1,7 @@
 /** Wraps a database adapter into a SourceConnector: one timer and one abort path around every driver call. */
 import { AppError, UpstreamError } from '../../shared/errors';
-import type { PreviewResult, SourceConnector, StreamOptions } from '../source-port';
+import { DIALECTS } from '../dialect';
+import type { PreviewResult, SourceConnector, SqlDialect, StreamOptions } from '../source-port';
 import type { ColumnBatch, Driver, DriverCursor, DriverSession, Row } from './driver';
 import { type ErrorContext, toUpstreamError } from './errors';
 
@@ -9,6 +10,8 @@ export type { Driver } from './driver';
 export interface RunnerOptions extends ErrorContext {
   timeoutMs: number;
   queryTimeoutMs: number;
+  /** The SQL dialect of the database (default PostgreSQL's). */
+  dialect?: SqlDialect;
 }
 
 /** "3 s", "1.5 s", "250 ms". */
@@ -17,6 +20,8 @@ export function formatDuration(ms: number): string {
 }
 
 const CANCEL_GRACE_MS = 5_000;
+/** The grace of a cancel after a timeout or the caller's abort (an API request's deadline is near). */
+const ABORTED_CANCEL_GRACE_MS = 1_000;
 /** The most rows a preview fetches. */
 export const PREVIEW_MAX_ROWS = 10;
 
@@ -112,13 +117,13 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
     if (s) void s.close();
   }
 
-  async function stop(cursor: DriverCursor | undefined) {
+  async function stop(cursor: DriverCursor | undefined, grace = CANCEL_GRACE_MS) {
     if (!cursor) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       cursor.cancel().catch(() => {}),
       new Promise((r) => {
-        timer = setTimeout(r, CANCEL_GRACE_MS);
+        timer = setTimeout(r, grace);
       }),
     ]);
     clearTimeout(timer);
@@ -165,10 +170,14 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
         return batch;
       },
       columns: () => bound(cursor.columns()),
-      /** Cancels what is left of the query; after a failure the connection is dropped too. */
+      /**
+       * Cancels what is left of the query; after a failure the connection is dropped too. After a timeout
+       * or the caller's abort the cancel is given a short grace only (the connection is dropped anyway),
+       * so that an API request answers within its deadline.
+       */
       async finish(failed: boolean) {
         unlink();
-        if (!ended) await stop(cursor);
+        if (!ended) await stop(cursor, ac.signal.aborted ? ABORTED_CANCEL_GRACE_MS : CANCEL_GRACE_MS);
         if (failed) dropSession();
       },
     };
@@ -183,7 +192,7 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
     const batchSize = Math.floor(opts.batchSize);
     if (!(batchSize >= 1)) throw new RangeError('batchSize must be at least 1');
     if (opts.signal?.aborted) throw new UpstreamError('query cancelled');
-    const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query', true);
+    const q = await openQuery(sql, batchSize, o.queryTimeoutMs, opts.signal, 'query', opts.bulk ?? true);
     let failed = false;
     try {
       for (;;) {
@@ -201,6 +210,8 @@ export function createSource(driver: Driver, o: RunnerOptions): SourceConnector 
   }
 
   return {
+    dialect: o.dialect ?? DIALECTS.pgsql,
+
     async test() {
       const started = Date.now();
       await connect(o.timeoutMs);

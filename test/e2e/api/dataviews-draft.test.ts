@@ -98,7 +98,8 @@ describe(`a new data view from a query on ${backendName}`, () => {
     const notDay = await draft({ connector: 'shop', query: QUERY, dateColumn: 'country' });
     expect(notDay.body.errors[0]).toEqual({
       path: 'dateColumn',
-      message: 'column country is not a day as YYYYMMDD on every row',
+      message:
+        'column country is not a date on every row (a DATE or TIMESTAMP, ISO text (YYYY-MM-DD, a time after it ignored) or an integer YYYYMMDD)',
     });
   });
 

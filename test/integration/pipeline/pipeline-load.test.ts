@@ -147,7 +147,7 @@ describe(`loading a data view on ${backendName}`, () => {
 
     it('when a row breaks the source query rules, naming the row and the problem', async () => {
       await source.exec(
-        `CREATE OR REPLACE VIEW bad_dates AS SELECT to_char(to_date(day::text, 'YYYYMMDD'), 'YYYY-MM-DD') AS day, shop, amount FROM sales`,
+        `CREATE OR REPLACE VIEW bad_dates AS SELECT to_char(to_date(day::text, 'YYYYMMDD'), 'DD.MM.YYYY') AS day, shop, amount FROM sales`,
       );
       await reset(`(20240101, 'a', 1), (20240102, 'a', 2), (20240103, 'a', 3)`);
       const open: OpenSource = async (name) => {
@@ -160,7 +160,7 @@ describe(`loading a data view on ${backendName}`, () => {
         };
       };
       await expect(load(id, { open })).rejects.toThrow(
-        "row 1 of the load query: the date column day must be an integer YYYYMMDD, got '2024-01-01' (text); convert it in the SELECT, e.g. to_char(day, 'YYYYMMDD')::int",
+        "row 1 of the load query: the date column day must be a date: a DATE or TIMESTAMP, ISO text (YYYY-MM-DD, a time after it ignored) or an integer YYYYMMDD, got '01.01.2024' (text); convert it to a date in the SELECT, e.g. CAST(day AS date) or to_date(day, 'DD.MM.YYYY')",
       );
       expect(await snapshot(id)).toEqual(before);
     });

@@ -90,11 +90,7 @@ describe('codeBatch', () => {
   });
 
   const bad: Array<[string, Record<string, unknown>, string]> = [
-    [
-      'a date-time day',
-      { day: new Date('2024-01-31T00:00:00Z') },
-      'the date column day must be an integer YYYYMMDD',
-    ],
+    ['a day in another form', { day: '01/31/2024' }, 'the date column day must be a date'],
     ['an impossible day', { day: 20230229 }, 'the date column day is not a real date'],
     ['a fractional day', { day: 20240101.5 }, 'the date column day must be an integer YYYYMMDD'],
     ['a NULL value', { revenue: null }, 'the value column revenue is NULL'],

@@ -1263,10 +1263,13 @@ export type PreviewResult = {
 export type QueryDraft = {
   columns: Array<{
     name: string;
-    kind: "day" | "number" | "text" | "empty";
+    /** day: an integer YYYYMMDD on every row; date: a DATE, TIMESTAMP or ISO text date on every row */
+    kind: "day" | "date" | "number" | "text" | "empty";
     distinct: number;
     nulls: number;
     integer: boolean;
+    /** Why a column of dates in another form cannot be the date column, and how to convert it in the query */
+    note?: string;
   }>;
   /** The first 10 rows */
   rows: Array<{
@@ -1276,6 +1279,8 @@ export type QueryDraft = {
   sampled: number;
   /** The sample is the whole result */
   complete: boolean;
+  /** What ended an incomplete sample: 50,000 rows or 16 MB of rows; null when complete */
+  stoppedBy: "rows" | "bytes" | null;
   days: {
     count: number;
     first: number | null;

@@ -29,9 +29,13 @@ export function choicesOf(draft: DraftFromQuery): DraftChoices {
   };
 }
 
-/** Columns that can be the date (a day as YYYYMMDD on every row). */
+/** Columns that can be the date (a DATE, TIMESTAMP, ISO text or integer YYYYMMDD day on every row). */
 export const dateColumns = (columns: ColumnProfile[]) =>
-  columns.filter((c) => c.kind === 'day').map((c) => c.name);
+  columns.filter((c) => c.kind === 'day' || c.kind === 'date').map((c) => c.name);
+
+/** Columns of dates in another form, with how to convert them in the query (the service's note). */
+export const dateNotes = (columns: ColumnProfile[]) =>
+  columns.filter((c) => c.note).map((c) => ({ name: c.name, note: c.note as string }));
 
 /** Columns that can be the value or the count (numeric on every row; a YYYYMMDD day is numeric too). */
 export const measureColumns = (columns: ColumnProfile[]) =>

@@ -151,7 +151,7 @@ export function DataViewFromQueryPage() {
           <Field
             label="Query"
             errors={errorsFor(error, 'query')}
-            hint="One row per day and combination of categories: a day as YYYYMMDD, the categories, a value and optionally a count."
+            hint="One row per day and combination of categories: a date (DATE, TIMESTAMP, ISO text or an integer YYYYMMDD), the categories, a value and optionally a count."
           >
             {(f) => (
               <textarea

@@ -9,6 +9,7 @@ import {
   type DraftChoices,
   type DraftFromQuery,
   dateColumns,
+  dateNotes,
   dayText,
   draftDetectors,
   measureColumns,
@@ -30,7 +31,11 @@ export function SampleRows({ draft }: { draft: DraftFromQuery }) {
         <thead>
           <tr>
             {draft.columns.map((c) => (
-              <th scope="col" key={c.name} title={`${c.kind}, ${c.distinct} distinct values`}>
+              <th
+                scope="col"
+                key={c.name}
+                title={`${c.kind}, ${c.distinct} distinct values${c.note ? `. ${c.note}` : ''}`}
+              >
                 {c.name} <small className="muted">{c.kind}</small>
               </th>
             ))}
@@ -131,6 +136,11 @@ export function DraftChoicesCard({
           onChange={(v) => set({ countColumn: v })}
         />
       </div>
+      {dateNotes(draft.columns).map((n) => (
+        <p key={n.name} className="muted" role="note">
+          {n.name} cannot be the date column: {n.note}
+        </p>
+      ))}
       <fieldset className="checks">
         <legend>Categories</legend>
         {candidates.map((c) => (
