@@ -9,7 +9,7 @@ import type { Database } from '../db/database';
 import { readSeries, type SeriesMeasure, type SeriesSource, valuePerEvent } from '../dataset/series-store';
 import type { Logger } from '../shared/logger';
 import { groupRecords } from './grouping';
-import { matchPrevious } from './identity';
+import { continueByTrace, matchPrevious } from './identity';
 import { isLeaf, type Lattice } from './lattice';
 import type { LeafDays } from './leaf-window';
 import {
@@ -27,11 +27,13 @@ import {
   ensureIncidentTables,
   type IncidentRow,
   memberKey,
+  movesOf,
   readCatalog,
   readMemberRecords,
   readStoredIncidents,
   type SeriesCatalog,
   writeIncidents,
+  writeMoves,
 } from './store';
 import type { IncidentBroad, IncidentCause } from './types';
 
@@ -400,7 +402,16 @@ export async function buildIncidents(
     pending = next.map((g) => planGroup(records, g, opts));
   }
   const keys = done.map((d) => d.plan.members.map((i) => keyOf[i]));
-  const match = matchPrevious(keys, previous);
+  const match = continueByTrace(
+    matchPrevious(keys, previous),
+    done.map((d) => ({
+      result: records[d.plan.head].result,
+      seriesId: d.broad.seriesId,
+      startDay: d.plan.startDay,
+      endDay: d.plan.endDay,
+    })),
+    previous,
+  );
   const rows: IncidentRow[] = done.map((d, i) => {
     const p = d.plan;
     const prev = match[i] >= 0 ? previous[match[i]] : undefined;
@@ -425,11 +436,25 @@ export async function buildIncidents(
   const t3 = performance.now();
   const ids = await writeIncidents(db, schema, rows, jobId, new Map(previous.map((p) => [p.id, p])));
   const created = ids.filter((_, i) => rows[i].id === null);
+  // An id a regrouping dissolved answers where its records went (GET …/incidents/{id}).
+  await writeMoves(db, schema, movesOf(previous, rows, ids), ids);
   // Feedback given on an event reaches the members it gained since (docs/feedback.md).
   const feedbackCarried = await carryIncidentFeedback(
     db,
     view.id,
-    done.map((d, i) => ({ id: ids[i], members: d.plan.members.map((m) => records[m]) })),
+    done.map((d, i) => ({
+      id: ids[i],
+      result: records[d.plan.head].result,
+      startDay: d.plan.startDay,
+      endDay: d.plan.endDay,
+      members: d.plan.members.map((m) => records[m]),
+      rootCauses: d.rootCauses,
+    })),
+    names,
+    (seriesId) => {
+      const row = catalog.byId.get(seriesId);
+      return row === undefined ? undefined : catalog.values[row];
+    },
   );
   const t4 = performance.now();
   const ms = t4 - t0;
