@@ -41,7 +41,8 @@ export function absorbInto(incidents: readonly Absorbable[], slackDays = 1): num
       let level = Number.POSITIVE_INFINITY;
       for (const c of a.causes) if (within(c, b.head.codes)) level = Math.min(level, levelOf(c));
       if (level === Number.POSITIVE_INFINITY) return;
-      if (level < bestLevel || (level === bestLevel && a.size > incidents[best].size)) [best, bestLevel] = [j, level];
+      if (level < bestLevel || (level === bestLevel && a.size > incidents[best].size))
+        [best, bestLevel] = [j, level];
     });
     return best;
   });
