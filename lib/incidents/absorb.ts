@@ -1,6 +1,7 @@
 /**
  * One event is one incident (docs/incidents.md, "Grouping"): once every incident is explained, an incident
- * whose head lies within another incident's specific root cause (its series fixes the cause's categories),
+ * whose head lies within another incident's specific root cause (its series fixes the cause's categories), or
+ * whose own specific root causes all do (the same event seen from a broader series),
  * moved the same way and overlaps that incident's window joins it, however small its share of the broad
  * change: a channel-wide gap is one row, not one more per hotel and leaf of the channel. An incident made
  * only of echoes (Peer, Mix) joins only an event that starts within a day of it. Pure.
@@ -39,7 +40,9 @@ export function absorbInto(incidents: readonly Absorbable[], slackDays = 1): num
       if (j === i || a.causes.length === 0 || a.head.result !== b.head.result) return;
       if (b.echoesOnly ? Math.abs(b.startDay - a.startDay) > slackDays : overlapDays(a, b) === 0) return;
       let level = Number.POSITIVE_INFINITY;
-      for (const c of a.causes) if (within(c, b.head.codes)) level = Math.min(level, levelOf(c));
+      for (const c of a.causes)
+        if (within(c, b.head.codes) || (b.causes.length > 0 && b.causes.every((own) => within(c, own))))
+          level = Math.min(level, levelOf(c));
       if (level === Number.POSITIVE_INFINITY) return;
       if (level < bestLevel || (level === bestLevel && a.size > incidents[best].size))
         [best, bestLevel] = [j, level];

@@ -90,7 +90,7 @@ export function inheritedFootprints(
     for (const p of prepared) {
       const score =
         incident.result === p.f.result && touches(incident, p.f) && !otherCause(own, p.specific)
-          ? sameEvent(incident.members, p, seriesValues)
+          ? sameEvent(incident.members, p, seriesValues) + (causedWithin(own, p.specific) ? 1 : 0)
           : 0;
       if (score > bestScore) [best, bestScore] = [p.f, score];
     }
@@ -112,6 +112,11 @@ export function inheritedFootprints(
 function otherCause(own: readonly Values[], event: readonly Values[]): boolean {
   if (own.length === 0 || event.length === 0) return false;
   return !own.some((c) => event.some((e) => within(e, c) || within(c, e)));
+}
+
+/** True when the incident names specific root causes, each within one of the event's (the event seen from a broader series). */
+function causedWithin(own: readonly Values[], event: readonly Values[]): boolean {
+  return own.length > 0 && own.every((c) => event.some((e) => within(e, c)));
 }
 
 /** How many members move like the event over its days on one of its series or within one of its causes. */
