@@ -100,7 +100,11 @@ export function inheritedFootprints(
       const score = incident.members.filter((m) => {
         const v = seriesValues(m.seriesId);
         if (!v || Math.abs(m.startDay - p.f.startDay) > 1) return false;
-        return p.ids.has(m.seriesId) || p.branches.some((b) => within(b, v) || beside(v, b));
+        return (
+          p.ids.has(m.seriesId) ||
+          p.specific.some((c) => within(c, v)) ||
+          p.branches.some((b) => beside(v, b))
+        );
       }).length;
       if (score > bestScore) [best, bestScore] = [p.f, score];
     }
