@@ -10,10 +10,15 @@ import { readView } from '../dataviews/scope';
 import type { AnomalyRecord } from '../filters/types';
 import { type Caller, requireRead } from '../identity/caller';
 import { readIncidents } from '../incidents/read';
+import { movedTo } from '../incidents/store';
 import { NotFoundError } from '../shared/errors';
 import { type AnomalyDeps, runFilterDefinition } from './run';
 
-/** The incident's row with its members (docs/incidents.md, "Reading them"). */
+/**
+ * The incident's row with its members (docs/incidents.md, "Reading them"). An id that a regrouping dissolved
+ * answers the incident that now holds most of its records, with `movedFrom` ({incidentId, movedTo}: every
+ * incident that holds some); an id that never existed, or whose records are gone, is a 404.
+ */
 export async function incidentDetail(
   deps: AnomalyDeps,
   caller: Caller,
@@ -28,8 +33,25 @@ export async function incidentDetail(
     sql`SELECT to_regclass(${`${ident(view.schema)}.incidents`}) IS NOT NULL AS t`,
   );
   if (!t) throw missing();
+  const row = await incidentRow(deps, caller, view, incidentId);
+  if (row) return row;
+  const to = await movedTo(deps.db, view.schema, incidentId);
+  for (const id of to) {
+    const moved = await incidentRow(deps, caller, view, id);
+    if (moved) return { ...moved, movedFrom: { incidentId, movedTo: to } };
+  }
+  throw missing();
+}
+
+/** The row of one stored incident as a filter with `incidents` shows it, or undefined when it has none. */
+async function incidentRow(
+  deps: AnomalyDeps,
+  caller: Caller,
+  view: { id: number; schema: string; title: string },
+  incidentId: number,
+): Promise<AnomalyRecord | undefined> {
   const [incident] = await readIncidents(deps.db, { id: view.id, schema: view.schema }, [incidentId]);
-  if (!incident) throw missing();
+  if (!incident) return undefined;
   const run = await runFilterDefinition(
     deps,
     caller,
@@ -46,8 +68,6 @@ export async function incidentDetail(
     true,
     { members: true },
   );
-  const row = run.anomalies.find((a) => a.incidentId === incidentId && a.incident);
-  // The incident outlived its records (a re-run since): it is gone.
-  if (!row) throw missing();
-  return row;
+  // Undefined when the incident outlived its records (a re-run since).
+  return run.anomalies.find((a) => a.incidentId === incidentId && a.incident);
 }

@@ -57,6 +57,19 @@ export interface RunOptions {
   members?: boolean;
   /** The answer carries `recordIncidents` (summaries tell of incidents whatever the filter's rows are). */
   recordIncidents?: boolean;
+  /**
+   * Overrides the filter's `hideDismissed` (the query parameter showDismissed): false leaves dismissed records
+   * and incidents out, true lists them. Listed or not, a dismissed row never ranks above one that is not.
+   */
+  showDismissed?: boolean;
+}
+
+const DISMISSED = new Set(['expected', 'not-anomaly']);
+
+/** The rows in their order, those whose feedback dismisses them after the others (a stable partition). */
+export function dismissedLast(rows: readonly AnomalyRecord[]): AnomalyRecord[] {
+  const dismissed = (r: AnomalyRecord) => DISMISSED.has(r.feedback?.status ?? '');
+  return [...rows.filter((r) => !dismissed(r)), ...rows.filter(dismissed)];
 }
 
 function readMode(settings: FilterSettings, cap: number): ReadMode {
@@ -175,7 +188,11 @@ export async function runFilterDefinition(
   strict: boolean,
   options: RunOptions = {},
 ): Promise<FilterAnswer> {
-  const settings = parseFilterSettings(definition);
+  const settings = parseFilterSettings(
+    options.showDismissed === undefined
+      ? definition
+      : { ...definition, hideDismissed: !options.showDismissed },
+  );
   const window = resolveTimeRange(settings.timeRange, deps.clock.now(), deps.timeZone, {
     dateFrom: settings.dateFrom ?? undefined,
     dateTo: settings.dateTo ?? undefined,
@@ -213,7 +230,7 @@ export async function runFilterDefinition(
     timeRange: { preset: settings.timeRange, ...window },
     dataViews: targets.map((v) => ({ id: v.id, dataView: v.label })),
     warnings,
-    anomalies: run.anomalies,
+    anomalies: dismissedLast(run.anomalies),
   };
   if (settings.isAggregated) answer.aggregates = run.aggregates ?? [];
   if (recordIncidents)

@@ -6,12 +6,23 @@ import { ValidationError } from '../shared/errors';
 import { validate } from '../shared/validation';
 import { type AnomalyDeps, type FilterAnswer, type RunOptions, runFilterDefinition } from './run';
 
-/** `members` of a query string: true | 1 | false | 0 (absent = false); anything else is a 400 naming it. */
+/** A boolean of a query string: true | 1 | false | 0 (absent: undefined); anything else is a 400 naming it. */
+function boolParam(query: Record<string, string | undefined> | undefined, name: string): boolean | undefined {
+  const v = query?.[name];
+  if (v === undefined || v === '') return undefined;
+  if (v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  throw ValidationError.field(name, `must be true or false, got '${v}'`);
+}
+
+/**
+ * The run options of a query string: `members` (absent = false) and `showDismissed` (absent: the filter's
+ * hideDismissed decides); anything else than true/false/1/0 is a 400 naming the parameter.
+ */
 export function membersParam(query: Record<string, string | undefined> | undefined): RunOptions {
-  const v = query?.members;
-  if (v === undefined || v === '' || v === 'false' || v === '0') return { members: false };
-  if (v === 'true' || v === '1') return { members: true };
-  throw ValidationError.field('members', `must be true or false, got '${v}'`);
+  const members = boolParam(query, 'members') ?? false;
+  const showDismissed = boolParam(query, 'showDismissed');
+  return showDismissed === undefined ? { members } : { members, showDismissed };
 }
 
 /** GET /anomalies/by-filter/{id}: owner or recipient; data views the caller cannot see are skipped with a warning. */

@@ -13,6 +13,6 @@ export function toFeedbackRecord(r: FeedbackRow): FeedbackRecord {
 }
 
 /** Its author or an administrator may change or remove feedback. */
-export function mayChangeFeedback(caller: Caller, row: FeedbackRow): boolean {
+export function mayChangeFeedback(caller: Caller, row: Pick<FeedbackRow, 'userId'>): boolean {
   return isAdmin(caller) || row.userId === caller.userId;
 }

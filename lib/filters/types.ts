@@ -55,6 +55,11 @@ export interface AnomalyRecord {
   incident?: AnomalyIncident;
   /** Feedback on the record's stable key (docs/feedback.md); null when none. Set by lib/anomalies/feedback.ts. */
   feedback?: import('../feedback/types').RecordFeedback | null;
+  /**
+   * Only on GET …/incidents/{id} for an id a regrouping dissolved: that id, and every incident that now holds
+   * some of its records (most first); the answer is the first of them.
+   */
+  movedFrom?: { incidentId: number; movedTo: number[] };
 }
 
 /** A combination's change as an incident row carries it. */

@@ -81,8 +81,11 @@ const security = {
 export const QUERY_HELPERS: Array<[RegExp, string[]]> = [
   // functions/http/comments.ts: window(query) reads the date window.
   [/\bwindow\(query\)/, ['dateFrom', 'dateTo']],
-  [/\bmembersParam\)?\(query\)/, ['members']],
-  [/\banomaliesByFilterPaged\)?\(/, ['offset', 'pageSize', 'sortBy', 'order', 'format', 'members']],
+  [/\bmembersParam\)?\(query\)/, ['members', 'showDismissed']],
+  [
+    /\banomaliesByFilterPaged\)?\(/,
+    ['offset', 'pageSize', 'sortBy', 'order', 'format', 'members', 'showDismissed'],
+  ],
   [/\bexplorerTree\)?\(/, ['c.{category}', 'dimension', 'search', 'offset', 'limit']],
   [/\bexplorerSearch\)?\(/, ['q', 'limit']],
   [/\bseriesContributions\)?\(/, ['categories', 'from', 'to', 'measure', 'weeks', 'limit']],
@@ -135,6 +138,11 @@ export const QUERY_DOC: Record<string, { schema: Record<string, unknown>; descri
   order: { schema: { enum: ['asc', 'desc'] }, description: 'Sort order (default asc)' },
   format: { schema: { enum: ['csv'] }, description: 'csv answers every record as CSV (as Accept: text/csv)' },
   members: { schema: bool, description: 'true: each merged event carries its member records' },
+  showDismissed: {
+    schema: bool,
+    description:
+      "false: records and incidents marked expected or not an anomaly are left out, whatever the filter's hideDismissed; true: they are listed (after every other row); absent: the filter's hideDismissed",
+  },
   dataViewId: { schema: int(1), description: 'Only this data view (id)' },
   'POST /api/v1/dataviews/validate id': {
     schema: int(1),

@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { fromEpochDay, toEpochDay } from '../calendar/days';
-import { ident } from '../dataset/ddl';
+import { categoryColumn, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { readViews } from '../dataviews/scope';
 import {
@@ -24,6 +24,15 @@ import { FEEDBACK_STATUSES, type FeedbackRecord, type FeedbackStatus } from '../
 import { type Caller, requireRead } from '../identity/caller';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
 import type { MemberRecord } from './grouping';
+import {
+  type CycleIncident,
+  deleteFootprint,
+  type Footprint,
+  inheritedFootprints,
+  readFootprints,
+  saveFootprint,
+} from './event-feedback';
+import { readIncidents } from './read';
 import { hasIncidents } from './store';
 
 /** The body of PUT /anomalies/feedback/incident (schema `feedback-incident-put`). */
@@ -105,6 +114,15 @@ export async function putIncidentFeedback(
       });
       if (id !== null) ids.push(id);
     }
+    const footprint = await footprintOf(tx, { id: view.id, schema: view.schema }, input.incidentId, members);
+    if (footprint)
+      await saveFootprint(tx, view.id, {
+        ...footprint,
+        status: input.status,
+        note,
+        userId: caller.userId,
+        email: caller.email,
+      });
     const rows = await selectFeedback(tx, sql`id = ANY(${`{${ids.join(',')}}`}::int[])`);
     return {
       dataViewId: view.id,
@@ -114,6 +132,38 @@ export async function putIncidentFeedback(
       members: rows.map(toFeedbackRecord),
     };
   });
+}
+
+/**
+ * The footprint of an incident (its direction, window, member series and root causes by categories): what
+ * later cycles recognise the event by, whatever its records' keys and incident id become.
+ */
+async function footprintOf(
+  db: Database,
+  view: { id: number; schema: string },
+  incidentId: number,
+  members: readonly MemberKeyRow[],
+): Promise<Omit<Footprint, 'status' | 'note' | 'userId' | 'email'> | undefined> {
+  const [incident] = await readIncidents(db, view, [incidentId]);
+  if (!incident) return undefined;
+  const names = Object.keys(incident.broad.categories);
+  const ids = [...new Set(members.map((m) => Number(m.series_id)))];
+  const cols = names.map((n, k) => `${categoryColumn(n)} AS v${k}`).join(', ');
+  const rows = await db.rows<Record<string, unknown>>(
+    sql.raw(`SELECT series_id${cols ? `, ${cols}` : ''} FROM ${ident(view.schema)}.cat_map
+      WHERE series_id = ANY('{${ids.join(',')}}'::int[]) ORDER BY series_id`),
+  );
+  return {
+    incidentId,
+    result: incident.result,
+    startDay: toEpochDay(incident.startDate),
+    endDay: toEpochDay(incident.endDate),
+    series: rows.map((r) => ({
+      seriesId: Number(r.series_id),
+      categories: Object.fromEntries(names.map((n, k) => [n, (r[`v${k}`] as string | null) ?? null])),
+    })),
+    causes: incident.rootCauses.map((c) => ({ categories: c.categories, broad: c.broad })),
+  };
 }
 
 /** Feedback given on one incident, as the carry-over reads it. */
@@ -182,23 +232,33 @@ export function continuedFeedback(
 }
 
 /**
- * After a cycle's incidents are written: members of an event that has feedback, and that carry none of
- * their own, are given it (never overriding a feedback on their key). Answers how many records got one.
+ * After a cycle's incidents are written: every incident that is an event given feedback (its footprint,
+ * event-feedback.ts), or the echoes of one, has it on each member that carries none of its own (never
+ * overriding a feedback on their key). Feedback given before footprints were kept continues by the series
+ * it was stored on. Answers how many records got one.
  */
 export async function carryIncidentFeedback(
   db: Database,
   viewId: number,
-  incidents: ReadonlyArray<{ id: number; members: readonly MemberRecord[] }>,
+  incidents: readonly CycleIncident[],
+  names: readonly string[],
+  seriesValues: (seriesId: number) => ReadonlyArray<string | null> | undefined,
 ): Promise<number> {
-  const feedback = eventFeedback(await incidentFeedbackOfView(db, viewId));
-  if (feedback.length === 0) return 0;
+  const footprints = await readFootprints(db, viewId);
+  const traced = new Set(footprints.map((f) => f.incidentId));
+  const legacy = eventFeedback(await incidentFeedbackOfView(db, viewId)).filter(
+    (f) => !traced.has(f.incidentId),
+  );
+  if (footprints.length === 0 && legacy.length === 0) return 0;
+  const inherited = inheritedFootprints(incidents, footprints, names, seriesValues);
   const continued = continuedFeedback(
     incidents.map((i) => i.members),
-    feedback,
+    legacy,
   );
   const rows: NewFeedback[] = [];
   incidents.forEach((incident, i) => {
-    const f = continued[i];
+    const f: Pick<Footprint, 'incidentId' | 'status' | 'note' | 'userId' | 'email'> | undefined =
+      inherited[i] ?? continued[i];
     if (!f) return;
     for (const m of incident.members)
       rows.push({
@@ -216,8 +276,7 @@ export async function carryIncidentFeedback(
         incidentId: f.incidentId,
       });
   });
-  const added = await insertFeedbackIfAbsent(db, rows);
-  return added;
+  return insertFeedbackIfAbsent(db, rows);
 }
 
 /**
@@ -235,13 +294,21 @@ export async function deleteIncidentFeedback(
   const rows = view
     ? await selectFeedback(db, sql`data_view_id = ${dataViewId} AND incident_id = ${incidentId}`)
     : [];
-  if (rows.length === 0)
+  const [footprint] = view
+    ? (await readFootprints(db, dataViewId)).filter((f) => f.incidentId === incidentId)
+    : [];
+  if (rows.length === 0 && !footprint)
     throw new NotFoundError(`Feedback on incident ${incidentId} of data view ${dataViewId} was not found.`);
-  const other = rows.find((r) => !mayChangeFeedback(caller, r));
+  const other =
+    rows.find((r) => !mayChangeFeedback(caller, r)) ??
+    (footprint && !mayChangeFeedback(caller, footprint) ? footprint : undefined);
   if (other)
     throw new ForbiddenError(
       `Feedback on incident ${incidentId} was given by ${other.email}; only they or an administrator can remove it.`,
     );
-  await deleteFeedbackWhere(db, sql`data_view_id = ${dataViewId} AND incident_id = ${incidentId}`);
+  await db.tx(async (tx) => {
+    await deleteFeedbackWhere(tx, sql`data_view_id = ${dataViewId} AND incident_id = ${incidentId}`);
+    await deleteFootprint(tx, dataViewId, incidentId);
+  });
   return rows.length;
 }

@@ -136,7 +136,8 @@ export function besideBranch(echo: Int32Array, event: Int32Array): boolean {
 /**
  * An echo: a Peer or Mix record that sees a series move against its siblings when a series beside it had
  * the event (one channel spiking makes the others look low next to it), in the opposite direction and
- * smaller, over windows that overlap or touch.
+ * smaller, on its own window: it starts within a day of the event (a record of another start date is
+ * another event's).
  */
 export function echoes(relative: MemberRecord, event: MemberRecord, slackDays: number): boolean {
   return (
@@ -144,8 +145,7 @@ export function echoes(relative: MemberRecord, event: MemberRecord, slackDays: n
     !RELATIVE.has(event.type) &&
     inUnits(event) &&
     relative.result !== event.result &&
-    relative.startDay <= event.endDay + slackDays &&
-    event.startDay <= relative.endDay + slackDays &&
+    Math.abs(relative.startDay - event.startDay) <= slackDays &&
     besideBranch(relative.codes, event.codes) &&
     Math.abs(relativeChange(event)) >= Math.abs(relativeChange(relative))
   );
@@ -269,13 +269,22 @@ function branchKeyOf(
 
 /**
  * The echo-only groups (every record a Peer or Mix record) join the event they echo: the largest
- * (by total change) opposite-direction record of another group beside whose branch they stand. Only
- * groups of echoes move, each to one event, so an echo never links two events.
+ * (by total change) opposite-direction record of another group beside whose branch they stand, starting
+ * within a day of it, else a record of the same series and direction judged against its own history that
+ * starts within a day (an event and its echoes are one incident, one alert). Only groups of echoes move,
+ * each to one event, so an echo never links two events.
  */
 function attachEchoes(records: readonly MemberRecord[], uf: UnionFind, opts: GroupingOptions): void {
   const echoOnly = groupsOf(records.length, uf).filter((g) => g.every((i) => RELATIVE.has(records[i].type)));
   const moves: [number, number][] = [];
   const beside = besideIndex(records);
+  const ownOf = new Map<number, number[]>();
+  records.forEach((r, j) => {
+    if (!ownBaseline(r)) return;
+    const list = ownOf.get(r.seriesId);
+    if (list) list.push(j);
+    else ownOf.set(r.seriesId, [j]);
+  });
   for (const group of echoOnly) {
     let best = -1;
     let bestSize = 0;
@@ -285,6 +294,16 @@ function attachEchoes(records: readonly MemberRecord[], uf: UnionFind, opts: Gro
         const size = Math.abs(records[j].changeCum ?? 0);
         if (best < 0 || size > bestSize) [best, bestSize] = [j, size];
       }
+    // The series' own record of the same direction that starts within a day (its share fell as it fell).
+    if (best < 0)
+      for (const i of group)
+        for (const j of ownOf.get(records[i].seriesId) ?? []) {
+          const r = records[j];
+          if (r.result !== records[i].result || Math.abs(r.startDay - records[i].startDay) > opts.slackDays)
+            continue;
+          const size = Math.abs(r.changeCum ?? 0);
+          if (best < 0 || size > bestSize) [best, bestSize] = [j, size];
+        }
     if (best >= 0) moves.push([group[0], best]);
   }
   // After the search: a group attached first must not become another echo group's event.

@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../db/database';
 import { readSeries, type SeriesMeasure, type SeriesSource, valuePerEvent } from '../dataset/series-store';
 import type { Logger } from '../shared/logger';
-import { groupRecords } from './grouping';
-import { matchPrevious } from './identity';
+import { absorbInto } from './absorb';
+import { groupRecords, inUnits, type MemberRecord, ownBaseline } from './grouping';
+import { continueByTrace, matchPrevious } from './identity';
 import { isLeaf, type Lattice } from './lattice';
 import type { LeafDays } from './leaf-window';
 import {
@@ -27,11 +28,13 @@ import {
   ensureIncidentTables,
   type IncidentRow,
   memberKey,
+  movesOf,
   readCatalog,
   readMemberRecords,
   readStoredIncidents,
   type SeriesCatalog,
   writeIncidents,
+  writeMoves,
 } from './store';
 import type { IncidentBroad, IncidentCause } from './types';
 
@@ -313,6 +316,51 @@ interface Explained {
 /** Rounds of splitting after which a group is kept whole (each round only makes groups smaller). */
 const MAX_ROUNDS = 6;
 
+/**
+ * The incidents whose head lies within another's specific root cause, moved the same way over its days,
+ * joined to it (absorb.ts): `done` is changed in place.
+ */
+function absorbIncidents(
+  done: Explained[],
+  records: readonly MemberRecord[],
+  catalog: SeriesCatalog,
+  opts: IncidentOptions,
+): void {
+  const target = absorbInto(
+    done.map((d) => {
+      const head = records[d.plan.head];
+      const causes: Int32Array[] = [];
+      for (const c of d.rootCauses) {
+        const row = c.broad || c.seriesId === null ? undefined : catalog.byId.get(c.seriesId);
+        if (row !== undefined) causes.push(catalog.codes[row]);
+      }
+      return {
+        head,
+        startDay: head.startDay,
+        endDay: head.endDay,
+        echoesOnly: d.plan.members.every((m) => !ownBaseline(records[m]) && inUnits(records[m])),
+        causes,
+        size: d.plan.members.length,
+      };
+    }),
+    opts.grouping.slackDays,
+  );
+  if (target.every((t) => t < 0)) return;
+  const joined = new Map<number, number[]>();
+  target.forEach((t, i) => {
+    if (t < 0) return;
+    const list = joined.get(t);
+    if (list) list.push(...done[i].plan.members);
+    else joined.set(t, [...done[i].plan.members]);
+  });
+  const kept = done.filter((_, i) => target[i] < 0);
+  for (const [t, members] of joined) {
+    const d = done[t];
+    d.plan = planGroup(records, [...d.plan.members, ...members], opts, d.plan.head);
+  }
+  done.splice(0, done.length, ...kept);
+}
+
 /** Groups, explains and stores the incidents of a view's current anomaly records. */
 export async function buildIncidents(
   deps: IncidentStepDeps,
@@ -399,8 +447,18 @@ export async function buildIncidents(
     });
     pending = next.map((g) => planGroup(records, g, opts));
   }
+  absorbIncidents(done, records, catalog, opts);
   const keys = done.map((d) => d.plan.members.map((i) => keyOf[i]));
-  const match = matchPrevious(keys, previous);
+  const match = continueByTrace(
+    matchPrevious(keys, previous),
+    done.map((d) => ({
+      result: records[d.plan.head].result,
+      seriesId: d.broad.seriesId,
+      startDay: d.plan.startDay,
+      endDay: d.plan.endDay,
+    })),
+    previous,
+  );
   const rows: IncidentRow[] = done.map((d, i) => {
     const p = d.plan;
     const prev = match[i] >= 0 ? previous[match[i]] : undefined;
@@ -425,11 +483,25 @@ export async function buildIncidents(
   const t3 = performance.now();
   const ids = await writeIncidents(db, schema, rows, jobId, new Map(previous.map((p) => [p.id, p])));
   const created = ids.filter((_, i) => rows[i].id === null);
+  // An id a regrouping dissolved answers where its records went (GET …/incidents/{id}).
+  await writeMoves(db, schema, movesOf(previous, rows, ids), ids);
   // Feedback given on an event reaches the members it gained since (docs/feedback.md).
   const feedbackCarried = await carryIncidentFeedback(
     db,
     view.id,
-    done.map((d, i) => ({ id: ids[i], members: d.plan.members.map((m) => records[m]) })),
+    done.map((d, i) => ({
+      id: ids[i],
+      result: records[d.plan.head].result,
+      startDay: d.plan.startDay,
+      endDay: d.plan.endDay,
+      members: d.plan.members.map((m) => records[m]),
+      rootCauses: d.rootCauses,
+    })),
+    names,
+    (seriesId) => {
+      const row = catalog.byId.get(seriesId);
+      return row === undefined ? undefined : catalog.values[row];
+    },
   );
   const t4 = performance.now();
   const ms = t4 - t0;

@@ -13,6 +13,11 @@ import type { Categories, IncidentBroad, IncidentCause } from './types';
 /** Sequence of incident ids of a view: ids are never reused, so a link to an incident stays its own. */
 const SEQUENCE_DDL = (s: string) => `CREATE SEQUENCE IF NOT EXISTS ${s}.incidents_id_seq`;
 
+/** Where the records of an incident that a regrouping dissolved went: the incidents that now hold them. */
+const MOVES_DDL = (s: string) =>
+  `CREATE TABLE IF NOT EXISTS ${s}.incident_moves (id integer PRIMARY KEY, moved_to integer[] NOT NULL,
+    moved_at timestamptz NOT NULL DEFAULT now())`;
+
 /** The tables and column incidents need, created on first use (views deployed before incidents existed). */
 export async function ensureIncidentTables(db: Database, schema: string): Promise<void> {
   const s = ident(schema);
@@ -20,10 +25,12 @@ export async function ensureIncidentTables(db: Database, schema: string): Promis
   const column = (table: string, name: string) =>
     `EXISTS (SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('${`${s}.${table}`.replace(/'/g, "''")}')
       AND attname = '${name}' AND NOT attisdropped)`;
-  const [{ t, c, e }] = await db.rows<{ t: boolean; c: boolean; e: boolean }>(
+  const [{ t, c, e, m }] = await db.rows<{ t: boolean; c: boolean; e: boolean; m: boolean }>(
     sql.raw(`SELECT to_regclass('${`${s}.incidents`.replace(/'/g, "''")}') IS NOT NULL AS t,
-      ${column('all_anomalies', 'incident_id')} AS c, ${column('incidents', 'explained_from')} AS e`),
+      ${column('all_anomalies', 'incident_id')} AS c, ${column('incidents', 'explained_from')} AS e,
+      to_regclass('${`${s}.incident_moves`.replace(/'/g, "''")}') IS NOT NULL AS m`),
   );
+  if (!m) await db.rows(sql.raw(MOVES_DDL(s)));
   if (!t) {
     await db.rows(sql.raw(INCIDENTS_DDL(s)));
     await db.rows(sql.raw(SEQUENCE_DDL(s)));
@@ -172,6 +179,11 @@ export function memberKey(r: Pick<MemberRecord, 'seriesId' | 'measure' | 'type' 
 export interface StoredIncident {
   id: number;
   memberKeys: string[];
+  result: string;
+  /** The broad series. */
+  seriesId: number;
+  startDay: number;
+  endDay: number;
   headKey: string;
   broad: IncidentBroad;
   rootCauses: IncidentCause[];
@@ -244,6 +256,10 @@ export async function readStoredIncidents(db: Database, schema: string): Promise
   return rows.map((r) => ({
     id: Number(r.id),
     memberKeys: (r.member_keys as string[]) ?? [],
+    result: String(r.result),
+    seriesId: Number(r.series_id),
+    startDay: epochDay(String(r.start_date)),
+    endDay: epochDay(String(r.end_date)),
     headKey: `${r.head_series_id}:${r.head_measure}:${r.head_type}:${r.head_start}`,
     broad: r.broad as IncidentBroad,
     rootCauses: r.root_causes as IncidentCause[],
@@ -412,4 +428,76 @@ export async function writeIncidents(
     await setIncidentIds(tx, s, pairs);
     return assigned;
   });
+}
+
+/**
+ * Pure: for each previous incident whose id no row keeps, the ids of the rows that now hold its records (by
+ * their keys), most records first; previous incidents whose records are all gone are left out.
+ */
+export function movesOf(
+  previous: ReadonlyArray<{ id: number; memberKeys: readonly string[] }>,
+  rows: ReadonlyArray<{ memberKeys: readonly string[] }>,
+  ids: readonly number[],
+): Array<{ id: number; movedTo: number[] }> {
+  const kept = new Set(ids);
+  const holder = new Map<string, number>();
+  rows.forEach((r, i) => {
+    for (const k of r.memberKeys) holder.set(k, ids[i]);
+  });
+  const out: Array<{ id: number; movedTo: number[] }> = [];
+  for (const p of previous) {
+    if (kept.has(p.id)) continue;
+    const shared = new Map<number, number>();
+    for (const k of p.memberKeys) {
+      const to = holder.get(k);
+      if (to !== undefined) shared.set(to, (shared.get(to) ?? 0) + 1);
+    }
+    if (shared.size === 0) continue;
+    out.push({ id: p.id, movedTo: [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([to]) => to) });
+  }
+  return out;
+}
+
+/** Records where dissolved incidents' records went (an id that comes back as an incident is no longer moved). */
+export async function writeMoves(
+  db: Database,
+  schema: string,
+  moves: ReadonlyArray<{ id: number; movedTo: number[] }>,
+  ids: readonly number[],
+): Promise<void> {
+  const s = ident(schema);
+  if (ids.length)
+    await db.rows(sql.raw(`DELETE FROM ${s}.incident_moves WHERE id = ANY('{${ids.join(',')}}'::int[])`));
+  for (const m of moves)
+    await db.rows(sql`INSERT INTO ${sql.raw(`${s}.incident_moves`)} (id, moved_to)
+      VALUES (${m.id}, ${`{${m.movedTo.join(',')}}`}::int[])
+      ON CONFLICT (id) DO UPDATE SET moved_to = EXCLUDED.moved_to, moved_at = now()`);
+}
+
+/**
+ * Where an incident id that no longer exists went: the incidents that now hold its records, following later
+ * moves (at most a few hops); empty when it never existed or its records are gone.
+ */
+export async function movedTo(db: Database, schema: string, id: number): Promise<number[]> {
+  const s = ident(schema);
+  const [{ m }] = await db.rows<{ m: boolean }>(
+    sql`SELECT to_regclass(${`${s}.incident_moves`}) IS NOT NULL AS m`,
+  );
+  if (!m) return [];
+  let ids = [id];
+  for (let hop = 0; hop < 8; hop++) {
+    const rows = await db.rows<{ id: number; moved_to: number[] }>(
+      sql.raw(`SELECT id, moved_to FROM ${s}.incident_moves WHERE id = ANY('{${ids.join(',')}}'::int[])`),
+    );
+    if (rows.length === 0) break;
+    const moved = new Map(rows.map((r) => [Number(r.id), (r.moved_to ?? []).map(Number)]));
+    const next = [...new Set(ids.flatMap((i) => moved.get(i) ?? [i]))];
+    if (next.length === ids.length && next.every((x, k) => x === ids[k])) break;
+    ids = next;
+  }
+  const existing = await db.rows<{ id: number }>(
+    sql.raw(`SELECT id FROM ${s}.incidents WHERE id = ANY('{${ids.join(',')}}'::int[])`),
+  );
+  const alive = new Set(existing.map((r) => Number(r.id)));
+  return ids.filter((i) => i !== id && alive.has(i));
 }

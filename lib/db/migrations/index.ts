@@ -17,6 +17,7 @@ import seriesChunks from './0014-series-chunks';
 import incidentFeedback from './0015-incident-feedback';
 import replays from './0016-replays';
 import alertNames from './0017-alert-names';
+import eventFeedback from './0018-event-feedback';
 
 export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0001-identity', sql: identity },
@@ -37,4 +38,5 @@ export const migrations: Array<{ name: string; sql: string }> = [
   { name: '0015-incident-feedback', sql: incidentFeedback },
   { name: '0016-replays', sql: replays },
   { name: '0017-alert-names', sql: alertNames },
+  { name: '0018-event-feedback', sql: eventFeedback },
 ];

@@ -856,6 +856,11 @@ export type FilterAnswerAnomaly = {
   /** The incident the record belongs to (docs/incidents.md); null before the view's incidents were built. */
   incidentId?: number | null;
   incident?: FilterAnswerIncident;
+  /** Only on GET /dataviews/{id}/incidents/{incidentId} for an id that a regrouping dissolved: the id asked for and every incident that now holds some of its records, most records first; the answer is the first of them (docs/incidents.md, "Reading them"). */
+  movedFrom?: {
+    incidentId: number;
+    movedTo: number[];
+  };
   /** Feedback on the record's stable key (docs/feedback.md); null when none. */
   feedback?: null | {
     id: number;

@@ -70,7 +70,8 @@ export const NEW_FILTER: FilterSettings = {
   measures: 'value;count;ratio',
   // Filters created here show each event once; the API's default (absent) is off.
   mergeEvents: true,
-  hideDismissed: false,
+  // Rows marked expected or not an anomaly are hidden (the API's default is to list them).
+  hideDismissed: true,
   // And one row per incident, its root cause named (docs/incidents.md); the API's default is off too.
   incidents: true,
 };

@@ -8,6 +8,7 @@ import { api, isMissingEndpoint } from '../lib/api';
 import { Link } from '../lib/router';
 import { isAdmin, useMe } from '../lib/session';
 import type { Filter, FilterRun } from '../lib/types';
+import { useShowDismissed } from '../lib/show-dismissed';
 import { useLoad } from '../lib/use-load';
 import { TopCharts } from './home-charts';
 
@@ -22,9 +23,14 @@ async function homeFilters(): Promise<Filter[]> {
 export function HomePage() {
   const me = useMe();
   const filters = useLoad(homeFilters, []);
+  const [showDismissed, setShowDismissed] = useShowDismissed();
   return (
     <div>
       <h1>Home</h1>
+      <label className="muted">
+        <input type="checkbox" checked={showDismissed} onChange={(e) => setShowDismissed(e.target.checked)} />{' '}
+        Show dismissed (marked expected or not an anomaly)
+      </label>
       {filters.loading && !filters.data && <Loading what="Loading your filters" />}
       {isMissingEndpoint(filters.error) ? (
         <p className="muted">Saved filters are not available in this service yet.</p>
@@ -44,16 +50,28 @@ export function HomePage() {
         </div>
       )}
       {filters.data?.map((f) => (
-        <FilterCard key={f.id} filter={f} onChanged={filters.reload} />
+        <FilterCard key={f.id} filter={f} onChanged={filters.reload} showDismissed={showDismissed} />
       ))}
     </div>
   );
 }
 
-function FilterCard({ filter, onChanged }: { filter: Filter; onChanged: () => void }) {
+function FilterCard({
+  filter,
+  onChanged,
+  showDismissed,
+}: {
+  filter: Filter;
+  onChanged: () => void;
+  showDismissed: boolean;
+}) {
   const run = useLoad(
-    () => api<FilterRun>('GET', `/anomalies/by-filter/${filter.id}?pageSize=${FIRST_PAGE_SIZE}`),
-    [filter.id],
+    () =>
+      api<FilterRun>(
+        'GET',
+        `/anomalies/by-filter/${filter.id}?pageSize=${FIRST_PAGE_SIZE}&showDismissed=${showDismissed}`,
+      ),
+    [filter.id, showDismissed],
   );
   const [error, setError] = useState<unknown>(null);
   const headingId = `filter-${filter.id}-title`;
@@ -116,7 +134,12 @@ function FilterCard({ filter, onChanged }: { filter: Filter; onChanged: () => vo
             </>
           )}
           <h3>Anomalies</h3>
-          <PagedAnomalyTable filterId={filter.id} filterName={filter.name} first={run.data} />
+          <PagedAnomalyTable
+            filterId={filter.id}
+            filterName={filter.name}
+            first={run.data}
+            showDismissed={showDismissed}
+          />
         </>
       )}
     </section>

@@ -7,6 +7,7 @@ import { Loading, Problem } from '../components/ui';
 import { api } from '../lib/api';
 import type { Anomaly } from '../lib/types';
 import { useLoad } from '../lib/use-load';
+import { useEffect } from 'react';
 
 export function IncidentPage({ dataViewId, incidentId }: { dataViewId: number; incidentId: number }) {
   const row = useLoad(
@@ -14,10 +15,22 @@ export function IncidentPage({ dataViewId, incidentId }: { dataViewId: number; i
     [dataViewId, incidentId],
   );
   const a = row.data;
+  // An id a regrouping dissolved answers the incident that now holds its records: the page follows it.
+  const shown = a?.movedFrom ? (a.incident?.id ?? incidentId) : incidentId;
+  useEffect(() => {
+    if (a?.movedFrom && shown !== incidentId)
+      window.history.replaceState(null, '', `/incidents/${dataViewId}/${shown}`);
+  }, [a, shown, incidentId, dataViewId]);
   return (
     <div>
+      {a?.movedFrom && (
+        <p className="muted" role="status">
+          Incident {incidentId} was regrouped: its records are now in incident{' '}
+          {a.movedFrom.movedTo.join(', ')}.
+        </p>
+      )}
       <h1>
-        Incident {incidentId}
+        Incident {shown}
         {a?.incident
           ? `: ${a.incident.rootCauses.map((c) => combinationText(c.categories)).join(' + ')}`
           : ''}
@@ -32,7 +45,7 @@ export function IncidentPage({ dataViewId, incidentId }: { dataViewId: number; i
           <IncidentFacts incident={a.incident} />
           <AnomalyDetail anomaly={a} incidentFacts={false} />
           <h2>Records of this incident</h2>
-          <AnomalyTable anomalies={a.members ?? []} caption={`Records of incident ${incidentId}`} />
+          <AnomalyTable anomalies={a.members ?? []} caption={`Records of incident ${shown}`} />
         </section>
       )}
     </div>

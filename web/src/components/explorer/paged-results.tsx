@@ -23,9 +23,11 @@ interface Props {
   filterName: string;
   /** The first page as Home already read it (offset 0, the filter's order, FIRST_PAGE_SIZE). */
   first: PagedRun;
+  /** Rows marked expected or not an anomaly are listed (after the others); hidden when false. */
+  showDismissed?: boolean;
 }
 
-export function PagedAnomalyTable({ filterId, filterName, first }: Props) {
+export function PagedAnomalyTable({ filterId, filterName, first, showDismissed = false }: Props) {
   const [offset, setOffset] = useState(0);
   const [pageSize, setPageSize] = useState(FIRST_PAGE_SIZE);
   const [sortBy, setSortBy] = useState('rank');
@@ -33,7 +35,7 @@ export function PagedAnomalyTable({ filterId, filterName, first }: Props) {
   const [exportError, setExportError] = useState<unknown>(null);
   const [exporting, setExporting] = useState(false);
   const initial = offset === 0 && pageSize === FIRST_PAGE_SIZE && sortBy === 'rank' && order === 'asc';
-  const query = `offset=${offset}&pageSize=${pageSize}&sortBy=${encodeURIComponent(sortBy)}&order=${order}`;
+  const query = `offset=${offset}&pageSize=${pageSize}&sortBy=${encodeURIComponent(sortBy)}&order=${order}&showDismissed=${showDismissed}`;
   const page = useLoad(
     () =>
       initial ? Promise.resolve(first) : api<PagedRun>('GET', `/anomalies/by-filter/${filterId}?${query}`),
@@ -58,7 +60,7 @@ export function PagedAnomalyTable({ filterId, filterName, first }: Props) {
     try {
       const text = await api<string>(
         'GET',
-        `/anomalies/by-filter/${filterId}?format=csv&sortBy=${encodeURIComponent(sortBy)}&order=${order}`,
+        `/anomalies/by-filter/${filterId}?format=csv&sortBy=${encodeURIComponent(sortBy)}&order=${order}&showDismissed=${showDismissed}`,
         undefined,
         { accept: 'text/csv' },
       );
