@@ -20,7 +20,6 @@ export function printable(text: string, multiline = true): string {
 /** JSON as JSON.stringify writes it, with DEL and C1 written as \u escapes too (it escapes C0 only). */
 export function printableJson(value: unknown, space?: number): string {
   return JSON.stringify(value, null, space).replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is escaped
     /[\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

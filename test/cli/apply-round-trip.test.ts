@@ -98,7 +98,7 @@ describe(`service-cli export, then apply to a fresh service, on ${backendName}`,
     const filter = readFileSync(path.join(dir, 'filters', 'sales-drops.yaml'), 'utf8');
     expect(filter).toMatch(/^pinned: true$/m);
     expect(filter).toMatch(/^sharedWith:\n {2}- user@example\.com$/m);
-    expect(filter).toContain('url: ${env:ANOMALY_MONITOR_SECRET_ALERT_SALES_HOOK_URL}');
+    expect(filter).toContain(`url: \${env:ANOMALY_MONITOR_SECRET_ALERT_SALES_HOOK_URL}`);
     expect(filter).not.toContain(HOOK);
   });
 

@@ -53,7 +53,7 @@ describe(`service-cli apply: secret references on ${backendName}`, () => {
     const file = write(
       'leak.yaml',
       'kind: filter\nname: Leaky\ntimeRange: Last 30 Days\n---\nkind: alert\nname: exfil\nfilter: Leaky\n' +
-        'channel: webhook\nurl: http://127.0.0.1:9/hook?k=${env:SERVICE_CLI_TOKEN}\n',
+        `channel: webhook\nurl: http://127.0.0.1:9/hook?k=\${env:SERVICE_CLI_TOKEN}\n`,
     );
     const r = await cli.run(['apply', file]);
     expect(r.code, explain(r)).toBe(2);
@@ -68,7 +68,7 @@ describe(`service-cli apply: secret references on ${backendName}`, () => {
     const env = { ANOMALY_MONITOR_SECRET_X: 'retail / sales' };
     const filter = write(
       'filter.yaml',
-      'kind: filter\nname: Sneaky\ndataViews: ${env:ANOMALY_MONITOR_SECRET_X}\n',
+      `kind: filter\nname: Sneaky\ndataViews: \${env:ANOMALY_MONITOR_SECRET_X}\n`,
     );
     const r = await cli.run(['apply', filter], { env });
     expect(r.code, explain(r)).toBe(2);
@@ -78,7 +78,7 @@ describe(`service-cli apply: secret references on ${backendName}`, () => {
 
     const view = write(
       'view.yaml',
-      fixtureText('retail.yaml').replace('tags: retail, revenue, demo', 'tags: "${env:HOME}"'),
+      fixtureText('retail.yaml').replace('tags: retail, revenue, demo', `tags: "\${env:HOME}"`),
     );
     const v = await cli.run(['apply', view, '--dry-run']);
     expect(v.code, explain(v)).toBe(2);
@@ -94,7 +94,7 @@ describe(`service-cli apply: secret references on ${backendName}`, () => {
     const file = write(
       'ok.yaml',
       'kind: filter\nname: Fine\ntimeRange: Last 30 Days\n---\nkind: alert\nname: hook\nfilter: Fine\n' +
-        'channel: webhook\nurl: ${env:ANOMALY_MONITOR_SECRET_HOOK_URL}\n',
+        `channel: webhook\nurl: \${env:ANOMALY_MONITOR_SECRET_HOOK_URL}\n`,
     );
     const missing = await cli.run(['apply', file]);
     expect(missing.code, explain(missing)).toBe(2);
