@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { CliError } from './errors';
+import { secretEnv } from './config-as-code/references';
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
 
@@ -35,9 +36,9 @@ export interface Settings {
 
 type Env = Record<string, string | undefined>;
 
-/** The environment the `${NAME}` references of declared configuration (`apply`) are resolved from. */
+/** The environment `${env:NAME}` references of declared configuration (`apply`) are resolved from: only ANOMALY_MONITOR_SECRET_*. */
 export function declarationEnv(): Env {
-  return process.env;
+  return secretEnv(process.env);
 }
 
 const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());

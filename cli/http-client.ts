@@ -43,6 +43,17 @@ function problemOf(status: number, text: string): Problem {
   return { status, detail: text.trim() || `HTTP ${status}` };
 }
 
+/** A 3xx answer: refused, with where it pointed, so that the user can set --url to the right address. */
+function redirectRefused(res: Response, base: string): CliError {
+  const location = res.headers.get('location');
+  return new CliError(
+    `The service at ${base} answered ${res.status} redirecting to ${location ?? '(no location)'}; ` +
+      'service-cli does not follow redirects (they would carry your credential). ' +
+      'Set --url or SERVICE_CLI_URL to the address the service answers at.',
+    ExitCode.failure,
+  );
+}
+
 export class ApiClient {
   constructor(readonly settings: Settings) {}
 
@@ -68,7 +79,8 @@ export class ApiClient {
     const url = this.settings.url + withQuery(path, opts.query);
     let res: Response;
     try {
-      res = await fetch(url, { method, headers, body });
+      // Never followed: a redirect would carry the credential (x-api-key, Authorization) to its target.
+      res = await fetch(url, { method, headers, body, redirect: 'manual' });
     } catch (e) {
       const reason = (e as { cause?: { code?: string; message?: string } }).cause;
       throw new CliError(
@@ -79,6 +91,7 @@ export class ApiClient {
         e,
       );
     }
+    if (res.status >= 300 && res.status < 400) throw redirectRefused(res, this.settings.url);
     const text = await res.text();
     if (!res.ok) {
       const problem = problemOf(res.status, text);

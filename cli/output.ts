@@ -1,5 +1,6 @@
 /** What the CLI prints: JSON with --json, otherwise readable tables and records; notices and errors go to stderr. */
 import type { Problem } from './errors';
+import { printable, printableJson } from './printable';
 
 /** A table column: header and how to read the cell; `max` truncates long text. */
 export interface Column<T> {
@@ -30,7 +31,12 @@ export function cell(value: unknown): string {
       .map(([k, v]) => `${k}=${v === null ? '*' : cell(v)}`)
       .join(', ');
   }
-  return String(value).replace(/\s*\n\s*/g, ' ');
+  return printable(
+    String(value)
+      .replace(/\s*\n\s*/g, ' ')
+      .replace(/\t/g, ' '),
+    false,
+  );
 }
 
 function truncate(text: string, max: number | undefined): string {
@@ -38,16 +44,23 @@ function truncate(text: string, max: number | undefined): string {
   return `${text.slice(0, max - 1)}…`;
 }
 
+/** Everything printed goes through `printable` (cli/printable.ts): no terminal control characters. */
 export class Output {
+  private readonly out: Writer;
+  private readonly err: Writer;
+
   constructor(
     readonly json: boolean,
-    private readonly out: Writer = (t) => process.stdout.write(t),
-    private readonly err: Writer = (t) => process.stderr.write(t),
-  ) {}
+    out: Writer = (t) => process.stdout.write(t),
+    err: Writer = (t) => process.stderr.write(t),
+  ) {
+    this.out = (t) => out(printable(t));
+    this.err = (t) => err(printable(t));
+  }
 
   /** Prints `value` as JSON with --json, otherwise runs the human rendering. */
   result(value: unknown, human: () => void): void {
-    if (this.json) this.out(`${JSON.stringify(value ?? null, null, 2)}\n`);
+    if (this.json) this.out(`${printableJson(value ?? null, 2)}\n`);
     else human();
   }
 
@@ -93,7 +106,7 @@ export class Output {
   error(message: string, problem?: Problem): void {
     if (this.json) {
       this.err(
-        `${JSON.stringify(problem ? { ...problem, detail: problem.detail ?? message } : { detail: message })}\n`,
+        `${printableJson(problem ? { ...problem, detail: problem.detail ?? message } : { detail: message })}\n`,
       );
       return;
     }

@@ -102,6 +102,7 @@ async function main(): Promise<void> {
   const events = await startLocalEventSource({
     upstream: `http://127.0.0.1:${lambdaPort}`,
     concurrency: config.localWorkerConcurrency,
+    functions: Object.values(LOCAL_FUNCTION_NAMES),
     onError: (fn, e) => console.error(`local invocation of ${fn} failed: ${e.message}`),
   });
   const env = {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { exportConfiguration } from '../config-as-code/export';
 import { readDeclarations } from '../config-as-code/documents';
 import { declarationEnv } from '../config';
-import { applyPlan, buildPlan, type Step } from '../config-as-code/plan';
+import { applyPlan, buildPlan, type Step, type StepResult } from '../config-as-code/plan';
 import { type Ctx, context } from '../context';
 import { CliError, ExitCode } from '../errors';
 import { col } from '../output';
@@ -40,6 +40,38 @@ function printPlan({ out }: Ctx, steps: Step[]): void {
   );
 }
 
+const VERB: Record<Step['action'], string> = {
+  create: 'Created',
+  update: 'Updated',
+  replace: 'Replaced',
+  delete: 'Deleted',
+  unchanged: 'Kept',
+};
+
+/** One line per change carried out, refused or skipped. */
+function resultLine({ step, outcome, error }: StepResult): string {
+  if (outcome === 'applied') return `${VERB[step.action]} ${step.kind} ${step.key}.`;
+  if (outcome === 'skipped')
+    return `Skipped ${step.kind} ${step.key}: what it needs (${step.needs}) was not applied.`;
+  return `Refused ${step.action} of ${step.kind} ${step.key}: ${error?.message}`;
+}
+
+/** The error of a run where some changes were refused: exactly what was and was not applied. */
+function notAllApplied(results: StepResult[], total: number): CliError {
+  const applied = results.filter((r) => r.outcome === 'applied');
+  const refused = results.filter((r) => r.outcome === 'failed');
+  const skipped = results.filter((r) => r.outcome === 'skipped');
+  const names = (list: StepResult[]) => list.map((r) => `${r.step.kind} ${r.step.key}`).join(', ') || 'none';
+  const first = refused[0]?.error;
+  return new CliError(
+    `${applied.length} of ${total} change(s) applied (${names(applied)}); ${refused.length} refused ` +
+      `(${names(refused)}); ${skipped.length} skipped (${names(skipped)}).\n` +
+      refused.map((r) => `  ${r.error?.message}`).join('\n'),
+    first?.exitCode ?? ExitCode.failure,
+    first?.problem,
+  );
+}
+
 const view = (s: Step) => ({ kind: s.kind, name: s.key, action: s.action, changes: s.changes });
 
 export function registerApply(program: Command): void {
@@ -51,48 +83,48 @@ export function registerApply(program: Command): void {
     .argument('<path>', 'a folder (read recursively: *.yaml, *.yml) or one file')
     .option('--dry-run', `print the plan only; exit ${ExitCode.changesPending} when something would change`)
     .option('--prune', 'also delete what is not declared (only of the kinds the folder declares)')
+    .option('--load', 'request the first load of each data view this run deploys and enables')
     .addHelpText(
       'after',
-      `\nSecrets come from the environment: write \${env:NAME} in a value (a Slack URL must be one).\n` +
+      `\nSecrets come from the environment: an alert's url may be \${env:ANOMALY_MONITOR_SECRET_<NAME>} (a Slack\n` +
+        'URL must be one); a reference anywhere else, or to another variable, is refused.\n' +
         'A resource is found by its name: a data view by domain/name, a filter or subscription by name.',
     )
-    .action(async (target: string, o: { dryRun?: boolean; prune?: boolean }, cmd: Command) => {
-      const ctx = context(cmd);
-      const declared = await readDeclarations(target, declarationEnv());
-      const { steps, execution } = await buildPlan(ctx.api, declared, o.prune === true);
-      const changing = steps.filter((s) => s.action !== 'unchanged');
-      if (o.dryRun || changing.length === 0) {
-        ctx.out.result({ plan: steps.map(view), applied: false }, () => printPlan(ctx, steps));
-        if (o.dryRun && changing.length > 0)
-          throw new CliError(`${changing.length} change(s) pending (dry run).`, ExitCode.changesPending);
-        return;
-      }
-      if (!ctx.settings.json) printPlan(ctx, steps);
-      let done = 0;
-      try {
-        await applyPlan(steps, execution, (s) => {
-          done++;
-          ctx.out.notice(
-            `${s.action === 'delete' ? 'Deleted' : s.action === 'create' ? 'Created' : s.action === 'replace' ? 'Replaced' : 'Updated'} ${s.kind} ${s.key}.`,
-          );
+    .action(
+      async (target: string, o: { dryRun?: boolean; prune?: boolean; load?: boolean }, cmd: Command) => {
+        const ctx = context(cmd);
+        const declared = await readDeclarations(target, declarationEnv());
+        const { steps, execution } = await buildPlan(ctx.api, declared, {
+          prune: o.prune === true,
+          load: o.load === true,
         });
-      } catch (e) {
-        if (e instanceof CliError)
-          throw new CliError(
-            `${e.message}\n(${done} of ${changing.length} change(s) applied before it.)`,
-            e.exitCode,
-            e.problem,
+        const changing = steps.filter((s) => s.action !== 'unchanged');
+        if (o.dryRun || changing.length === 0) {
+          ctx.out.result({ plan: steps.map(view), applied: false }, () => printPlan(ctx, steps));
+          if (o.dryRun && changing.length > 0)
+            throw new CliError(`${changing.length} change(s) pending (dry run).`, ExitCode.changesPending);
+          return;
+        }
+        if (!ctx.settings.json) printPlan(ctx, steps);
+        const results = await applyPlan(steps, execution, (r) => ctx.out.notice(resultLine(r)));
+        for (const note of execution.notes) ctx.out.notice(note);
+        for (const w of execution.webhooks)
+          ctx.out.notice(
+            `Webhook subscription ${w.name} (${w.id}) signs with a secret that was not printed; get one with \`service-cli alerts rotate-secret ${w.id}\`.`,
           );
-        throw e;
-      }
-      for (const w of execution.webhooks)
-        ctx.out.notice(
-          `Webhook subscription ${w.name} (${w.id}) signs with a secret that was not printed; get one with \`service-cli alerts rotate-secret ${w.id}\`.`,
+        const applied = results.filter((r) => r.outcome === 'applied').length;
+        const refused = results.filter((r) => r.outcome !== 'applied');
+        ctx.out.result(
+          {
+            plan: steps.map(view),
+            applied: refused.length === 0,
+            results: results.map((r) => ({ ...view(r.step), outcome: r.outcome, error: r.error?.message })),
+          },
+          () => ctx.out.line(`Applied ${applied} of ${changing.length} change(s).`),
         );
-      ctx.out.result({ plan: steps.map(view), applied: true }, () =>
-        ctx.out.line(`Applied ${changing.length} change(s).`),
-      );
-    });
+        if (refused.length) throw notAllApplied(results, changing.length);
+      },
+    );
 
   program
     .command('export')

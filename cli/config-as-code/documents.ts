@@ -1,12 +1,13 @@
 /**
  * Reads a configuration folder (or one file) into the resources it declares: data views, filters and alert
- * subscriptions, each found by its name. Secrets come from the environment through `${env:NAME}`, never
- * from the files.
+ * subscriptions, each found by its name. Secrets come from the environment through
+ * `${env:ANOMALY_MONITOR_SECRET_…}` in an alert's url only (references.ts), never from the files.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { LineCounter, parseAllDocuments } from 'yaml';
 import { CliError } from '../errors';
+import { checkReferences, resolveReferences } from './references';
 
 export type Kind = 'dataview' | 'filter' | 'alert';
 
@@ -25,27 +26,10 @@ export interface Declarations {
   alerts: Declared[];
 }
 
-const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
 /** `domain/name` of a data view, compared without case as the service does. */
 export const viewKey = (domain: unknown, name: unknown) => `${String(domain)}/${String(name)}`;
 
-/** Every `${env:NAME}` in the strings of a value replaced by the variable; a missing one is a usage error. */
-export function resolveEnv(value: unknown, env: Record<string, string | undefined>, where: string): unknown {
-  if (typeof value === 'string')
-    return value.replace(ENV_REF, (_m, name: string) => {
-      const v = env[name];
-      if (v === undefined || v === '')
-        throw CliError.usage(`${where}: the environment variable ${name} is not set.`);
-      return v;
-    });
-  if (Array.isArray(value)) return value.map((v) => resolveEnv(v, env, where));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveEnv(v, env, where)]));
-  return value;
-}
-
-const isEnvRef = (v: unknown) => typeof v === 'string' && /^\$\{env:[A-Za-z_][A-Za-z0-9_]*\}$/.test(v.trim());
+const isEnvRef = (v: unknown) => typeof v === 'string' && /^\$\{env:[A-Za-z0-9_]+\}$/.test(v.trim());
 
 async function yamlFiles(target: string): Promise<string[]> {
   let info: Awaited<ReturnType<typeof stat>>;
@@ -105,19 +89,23 @@ export async function readDeclarations(
   const result: Declarations = { dataviews: [], filters: [], alerts: [] };
   const seen = new Map<string, string>();
   for (const file of await yamlFiles(target)) {
-    const docs = parseAllDocuments(await readFile(file, 'utf8'));
+    const lines = new LineCounter();
+    const docs = parseAllDocuments(await readFile(file, 'utf8'), { lineCounter: lines });
     for (const [i, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
       if (doc.errors.length) throw CliError.usage(`${file}: ${doc.errors[0].message}`);
       const value = doc.toJS();
       if (value === null || value === undefined) continue;
       if (typeof value !== 'object' || Array.isArray(value))
         throw CliError.usage(`${file} (document ${i + 1}): must be a mapping.`);
+      const kind = String((value as Record<string, unknown>).kind ?? 'dataview').toLowerCase();
+      const refs = checkReferences(doc.contents, kind, file, lines);
       const d = declared(value as Record<string, unknown>, file, i);
       const id = `${d.kind} ${d.key.toLowerCase()}`;
       const before = seen.get(id);
       if (before) throw CliError.usage(`${d.kind} '${d.key}' is declared twice: in ${before} and ${file}.`);
       seen.set(id, file);
-      d.body = resolveEnv(d.body, env, `${file}: ${d.kind} '${d.key}'`) as Record<string, unknown>;
+      for (const ref of refs)
+        d.body[ref.field] = resolveReferences(String(d.body[ref.field]), env, `${file}:${ref.line}`);
       result[d.kind === 'dataview' ? 'dataviews' : d.kind === 'filter' ? 'filters' : 'alerts'].push(d);
     }
   }

@@ -6,7 +6,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ApiClient } from '../http-client';
+import { exportedExtras, shareableUsers } from './filter-extras';
 import { FILTER_READ_ONLY } from './plan';
+import { SECRET_ENV_PREFIX } from './references';
 
 const VIEWS = '/api/v1/dataviews';
 const FILTERS = '/api/v1/anomaly-filters';
@@ -31,9 +33,9 @@ export function slug(name: string): string {
   );
 }
 
-/** The variable a secret of the subscription named `name` is read from. */
+/** The variable the URL of the subscription named `name` is read from (apply reads only ANOMALY_MONITOR_SECRET_*). */
 export function envNameFor(name: string): string {
-  return `ALERT_${name
+  return `${SECRET_ENV_PREFIX}ALERT_${name
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')}_URL`;
@@ -43,13 +45,9 @@ const present = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 function alertDocument(s: Record<string, any>, env: string[]): Record<string, unknown> {
-  const target =
-    s.channel === 'email'
-      ? { email: s.target }
-      : s.channel === 'slack'
-        ? { url: `\${env:${envNameFor(s.name)}}` }
-        : { url: s.target };
-  if (s.channel === 'slack') env.push(envNameFor(s.name));
+  // A webhook URL may hold a token (in its path or query) as a Slack URL does: both are references.
+  const target = s.channel === 'email' ? { email: s.target } : { url: `\${env:${envNameFor(s.name)}}` };
+  if (s.channel !== 'email') env.push(envNameFor(s.name));
   return {
     kind: 'alert',
     name: s.name,
@@ -88,7 +86,8 @@ export async function exportConfiguration(api: ApiClient, dir: string): Promise<
         { query: { compact: true } },
       );
       const file = unique(taken, `${slug(v.domain)}/${slug(v.name)}`, v.id);
-      await write(path.join('dataviews', file), yaml(definition));
+      // The lifecycle state travels with the definition: apply deploys and enables to reach it.
+      await write(path.join('dataviews', file), yaml({ ...definition, state }));
     }
   } else result.skippedViews = true;
 
@@ -96,13 +95,17 @@ export async function exportConfiguration(api: ApiClient, dir: string): Promise<
   const alerts = await api.get<Array<Record<string, any>>>(`${FILTERS}/alerts`);
   const owned = new Set<number>();
   const taken = new Set<string>();
-  for (const f of filters.filter((x) => x.isOwner !== false)) {
+  const mine = filters.filter((x) => x.isOwner !== false);
+  const emails = mine.some((f) => f.sharedWith?.length)
+    ? new Map([...(await shareableUsers(api))].map(([email, id]) => [id, email] as const))
+    : new Map<number, string>();
+  for (const f of mine) {
     owned.add(f.id);
     const settings = present(
       Object.fromEntries(Object.entries(f).filter(([k]) => !FILTER_READ_ONLY.includes(k) && k !== 'name')),
     );
     const docs = [
-      { kind: 'filter', name: f.name, ...settings },
+      { kind: 'filter', name: f.name, ...settings, ...exportedExtras(f, emails) },
       ...alerts.filter((s) => s.filterId === f.id).map((s) => alertDocument(s, result.env)),
     ];
     await write(path.join('filters', unique(taken, slug(f.name), f.id)), docs.map(yaml).join('---\n'));

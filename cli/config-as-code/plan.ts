@@ -7,6 +7,15 @@ import type { ApiClient } from '../http-client';
 import { canonical, diffPaths } from './diff';
 import type { Declarations, Declared, Kind } from './documents';
 import { viewKey } from './documents';
+import {
+  applyExtras,
+  declaredExtras,
+  EXTRA_FIELDS,
+  extrasChanges,
+  shareableUsers,
+  type UserIds,
+} from './filter-extras';
+import { declaredState, reachState, transitions, type ViewState } from './lifecycle';
 
 export type Action = 'create' | 'update' | 'replace' | 'unchanged' | 'delete';
 
@@ -16,6 +25,8 @@ export interface Execution {
   created: Map<string, number>;
   /** Webhook subscriptions made: their signing secrets were not printed. */
   webhooks: Array<{ name: string; id: number }>;
+  /** What a step did beyond its action (lifecycle calls, a first load), to print after it. */
+  notes: string[];
 }
 
 export interface Step {
@@ -25,6 +36,18 @@ export interface Step {
   /** The fields that differ (update) or why it is replaced. */
   changes: string[];
   run?: (x: Execution) => Promise<void>;
+  /** A step of the same run this one needs (a subscription's new filter): when that one fails, this one is skipped. */
+  needs?: string;
+}
+
+/** How a step is named among the others (`needs`). */
+export const stepId = (kind: Kind, key: string) => `${kind} ${key.toLowerCase()}`;
+
+/** What came of a step that changes something. */
+export interface StepResult {
+  step: Step;
+  outcome: 'applied' | 'failed' | 'skipped';
+  error?: CliError;
 }
 
 const VIEWS = '/api/v1/dataviews';
@@ -58,41 +81,65 @@ async function about<T>(d: Declared, call: () => Promise<T>): Promise<T> {
   }
 }
 
-async function viewSteps(api: ApiClient, declared: Declared[], prune: boolean): Promise<Step[]> {
+/** The view's definition without its lifecycle `state`, which the service does not take in the body. */
+const definitionOf = (d: Declared) => without(d.body, ['state']);
+
+function stateChange(from: ViewState, calls: string[], to: ViewState | undefined): string[] {
+  return calls.length ? [`state: ${from} → ${to}`] : [];
+}
+
+async function viewSteps(
+  api: ApiClient,
+  declared: Declared[],
+  prune: boolean,
+  load: boolean,
+): Promise<Step[]> {
   const listed = await api.get<Array<{ id: number; domain: string; name: string }>>(VIEWS);
   const byKey = new Map(listed.map((v) => [lower(viewKey(v.domain, v.name)), v]));
   const steps: Step[] = [];
   for (const d of declared) {
+    const want = declaredState(d);
+    const body = definitionOf(d);
     const existing = byKey.get(lower(d.key));
     byKey.delete(lower(d.key));
     // The service says what it would store (defaults filled in), so a compact file compares equal.
     const checked = await about(d, () =>
       api.post<{ definition: Record<string, unknown> }>(`${VIEWS}/validate`, {
-        body: d.body,
+        body,
         query: { id: existing?.id },
       }),
     );
     if (!existing) {
+      const calls = transitions(d, 'prepared', want);
       steps.push({
         kind: 'dataview',
         key: d.key,
         action: 'create',
-        changes: [],
-        run: async () => {
-          await about(d, () => api.post(VIEWS, { body: d.body }));
+        changes: stateChange('prepared', calls, want),
+        run: async (x) => {
+          const made = await about(d, () => api.post<{ id: number }>(VIEWS, { body }));
+          const done = await about(d, () => reachState(api, made.id, calls, load, ['created']));
+          if (done.length > 1) x.notes.push(`dataview ${d.key}: ${done.join(', ')}.`);
         },
       });
       continue;
     }
     const stored = await api.get<Record<string, unknown>>(`${VIEWS}/${existing.id}`);
-    const changes = diffPaths(without(checked.definition, VIEW_READ_ONLY), without(stored, VIEW_READ_ONLY));
+    const from = (stored.state as ViewState | undefined) ?? 'prepared';
+    const calls = transitions(d, from, want);
+    const fields = diffPaths(without(checked.definition, VIEW_READ_ONLY), without(stored, VIEW_READ_ONLY));
+    const changes = [...fields, ...stateChange(from, calls, want)];
     steps.push({
       kind: 'dataview',
       key: d.key,
       action: changes.length ? 'update' : 'unchanged',
       changes,
-      run: async () => {
-        await about(d, () => api.put(`${VIEWS}/${existing.id}`, { body: d.body }));
+      run: async (x) => {
+        if (fields.length) await about(d, () => api.put(`${VIEWS}/${existing.id}`, { body }));
+        const done = await about(d, () =>
+          reachState(api, existing.id, calls, load, fields.length ? ['updated'] : []),
+        );
+        if (calls.length) x.notes.push(`dataview ${d.key}: ${done.join(', ')}.`);
       },
     });
   }
@@ -114,9 +161,17 @@ interface FilterRecord extends Record<string, unknown> {
   id: number;
   name: string;
   isOwner: boolean;
+  pinned?: boolean;
+  sharedWith?: number[];
 }
 
-function filterSteps(declared: Declared[], owned: FilterRecord[], api: ApiClient, prune: boolean): Step[] {
+function filterSteps(
+  declared: Declared[],
+  owned: FilterRecord[],
+  api: ApiClient,
+  prune: boolean,
+  users: UserIds | undefined,
+): Step[] {
   const steps: Step[] = [];
   const left = new Set(owned.map((f) => f.id));
   for (const d of declared) {
@@ -127,30 +182,36 @@ function filterSteps(declared: Declared[], owned: FilterRecord[], api: ApiClient
         ExitCode.conflict,
       );
     const current = same[0];
+    const settings = without(d.body, EXTRA_FIELDS);
+    const extras = declaredExtras(d, users);
+    const extraChanges = extrasChanges(extras, current);
     if (!current) {
       steps.push({
         kind: 'filter',
         key: d.key,
         action: 'create',
-        changes: [],
+        changes: extraChanges,
         run: async (x) => {
-          const made = await about(d, () => api.post<{ id: number }>(FILTERS, { body: d.body }));
+          const made = await about(d, () => api.post<{ id: number }>(FILTERS, { body: settings }));
           x.created.set(lower(d.key), made.id);
+          await about(d, () => applyExtras(api, made.id, extras, extraChanges));
         },
       });
       continue;
     }
     left.delete(current.id);
     // A field left out keeps what the service has.
-    const changes = Object.keys(d.body).filter((k) => canonical(d.body[k]) !== canonical(current[k]));
+    const fields = Object.keys(settings).filter((k) => canonical(settings[k]) !== canonical(current[k]));
+    const changes = [...fields, ...extraChanges];
     steps.push({
       kind: 'filter',
       key: d.key,
       action: changes.length ? 'update' : 'unchanged',
       changes,
       run: async () => {
-        const body = { ...without(current, FILTER_READ_ONLY), ...d.body, id: current.id };
-        await about(d, () => api.put(FILTERS, { body }));
+        const body = { ...without(current, FILTER_READ_ONLY), ...settings, id: current.id };
+        if (fields.length) await about(d, () => api.put(FILTERS, { body }));
+        await about(d, () => applyExtras(api, current.id, extras, extraChanges));
       },
     });
   }
@@ -202,9 +263,10 @@ function alertSteps(
     };
     const current = left.get(lower(d.key));
     left.delete(lower(d.key));
+    const needs = stepId('filter', filter);
     if (!current) {
       filterIdAtPlan(filter, d);
-      steps.push({ kind: 'alert', key: d.key, action: 'create', changes: [], run: create });
+      steps.push({ kind: 'alert', key: d.key, action: 'create', changes: [], run: create, needs });
       continue;
     }
     const filterId = filterIdAtPlan(filter, d);
@@ -215,6 +277,7 @@ function alertSteps(
         key: d.key,
         action: 'replace',
         changes: [filterId !== current.filterId ? 'filter' : 'channel'],
+        needs,
         run: async (x) => {
           await about(d, () => api.delete(`${FILTERS}/alerts/${current.id}`));
           await create(x);
@@ -258,13 +321,15 @@ function alertSteps(
 export async function buildPlan(
   api: ApiClient,
   decl: Declarations,
-  prune: boolean,
+  { prune, load }: { prune: boolean; load: boolean },
 ): Promise<{ steps: Step[]; execution: Execution }> {
-  const views = decl.dataviews.length ? await viewSteps(api, decl.dataviews, prune) : [];
+  const views = decl.dataviews.length ? await viewSteps(api, decl.dataviews, prune, load) : [];
   const needFilters = decl.filters.length > 0 || decl.alerts.length > 0;
   const visible = needFilters ? await api.get<FilterRecord[]>(FILTERS) : [];
   const owned = visible.filter((f) => f.isOwner !== false);
-  const filters = decl.filters.length ? filterSteps(decl.filters, owned, api, prune) : [];
+  const shares = decl.filters.some((d) => d.body.sharedWith !== undefined);
+  const users = shares ? await shareableUsers(api) : undefined;
+  const filters = decl.filters.length ? filterSteps(decl.filters, owned, api, prune, users) : [];
   const declaredFilters = new Set(decl.filters.map((d) => lower(d.key)));
   const existingId = (name: string): number | undefined => {
     const pick = (list: FilterRecord[]) => list.filter((f) => lower(f.name) === lower(name));
@@ -292,6 +357,7 @@ export async function buildPlan(
   const execution: Execution = {
     created: new Map(),
     webhooks: [],
+    notes: [],
     filterId(name) {
       const id = this.created.get(lower(name)) ?? existingId(name);
       if (id === undefined) throw new CliError(`No filter named '${name}'.`, ExitCode.notFound);
@@ -302,11 +368,33 @@ export async function buildPlan(
   return { steps: [...all.filter((s) => s.action !== 'delete'), ...deletes], execution };
 }
 
-/** Carries out every step that changes something, in order; the first failure stops the run. */
-export async function applyPlan(steps: Step[], execution: Execution, done: (s: Step) => void): Promise<void> {
+/**
+ * Carries out every step that changes something, in order. A refused step does not stop the run: it is
+ * reported with the others, and the steps that need it (a subscription on a filter that was not created)
+ * are skipped. Each step is one resource: what it did before a refusal is in the refusal's message.
+ */
+export async function applyPlan(
+  steps: Step[],
+  execution: Execution,
+  report: (r: StepResult) => void,
+): Promise<StepResult[]> {
+  const results: StepResult[] = [];
+  const failed = new Set<string>();
   for (const step of steps) {
     if (step.action === 'unchanged' || !step.run) continue;
-    await step.run(execution);
-    done(step);
+    let result: StepResult;
+    if (step.needs && failed.has(step.needs)) result = { step, outcome: 'skipped' };
+    else
+      try {
+        await step.run(execution);
+        result = { step, outcome: 'applied' };
+      } catch (e) {
+        if (!(e instanceof CliError)) throw e;
+        result = { step, outcome: 'failed', error: e };
+      }
+    if (result.outcome !== 'applied') failed.add(stepId(step.kind, step.key));
+    results.push(result);
+    report(result);
   }
+  return results;
 }

@@ -4,32 +4,38 @@ import type { Database } from '../db/database';
 import { jobs } from '../db/tables/jobs';
 import { stateOf } from '../dataviews/present';
 import { assertReadable, canRead, readableBy, readView, readViews } from '../dataviews/scope';
-import { type Caller, requireRead } from '../identity/caller';
+import { type Caller, isAdmin, requireRead } from '../identity/caller';
 import { NotFoundError } from '../shared/errors';
 import type { Clock } from '../shared/clock';
 import { type LatestJobRow, latestJobs, newerFinished } from './latest';
 import { withFigures } from './progress';
+import { jobForReader } from './redact';
 import { findJobView, jobCountsByView, lastImports, listJobRows, newestJobs } from './repository';
 import type { JobListQuery, JobView, Monitoring, MonitoringRow } from './types';
 
-/** A job row of latestJobs as the API's job record, with its figures. */
-export function latestJobView(j: LatestJobRow | undefined, dataView: string): JobView | null {
+/** A job row of latestJobs as the API's job record, with its figures and the error the caller may read. */
+export function latestJobView(j: LatestJobRow | undefined, dataView: string, admin: boolean): JobView | null {
   if (!j) return null;
-  return withFigures({
-    id: j.id,
-    dataViewId: j.dataViewId,
-    dataView,
-    kind: j.kind,
-    status: j.status,
-    trigger: j.trigger,
-    attempts: j.attempts,
-    error: j.error,
-    detail: j.detail,
-    requestedBy: j.requestedBy,
-    createdAt: j.createdAt.toISOString(),
-    startedAt: j.startedAt?.toISOString() ?? null,
-    finishedAt: j.finishedAt?.toISOString() ?? null,
-  });
+  return withFigures(
+    jobForReader(
+      {
+        id: j.id,
+        dataViewId: j.dataViewId,
+        dataView,
+        kind: j.kind,
+        status: j.status,
+        trigger: j.trigger,
+        attempts: j.attempts,
+        error: j.error,
+        detail: j.detail,
+        requestedBy: j.requestedBy,
+        createdAt: j.createdAt.toISOString(),
+        startedAt: j.startedAt?.toISOString() ?? null,
+        finishedAt: j.finishedAt?.toISOString() ?? null,
+      },
+      admin,
+    ),
+  );
 }
 
 export const MAX_JOB_LIST = 1000;
@@ -39,7 +45,9 @@ export async function listJobs(db: Database, caller: Caller, q: JobListQuery): P
   requireRead(caller);
   if (q.dataViewId !== undefined) assertReadable(caller, q.dataViewId);
   const limit = Math.min(Math.max(q.limit ?? 100, 1), MAX_JOB_LIST);
-  return (await listJobRows(db, { ...q, limit }, readableBy(caller, jobs.dataViewId))).map(withFigures);
+  return (await listJobRows(db, { ...q, limit }, readableBy(caller, jobs.dataViewId))).map((j) =>
+    withFigures(jobForReader(j, isAdmin(caller))),
+  );
 }
 
 /** GET /jobs/{id}: a job of a data view the caller may see. */
@@ -47,7 +55,7 @@ export async function getJob(db: Database, caller: Caller, id: number): Promise<
   requireRead(caller);
   const job = await findJobView(db, id);
   if (!job || !canRead(caller, job.dataViewId)) throw new NotFoundError(`Job ${id} was not found.`);
-  return withFigures(job);
+  return withFigures(jobForReader(job, isAdmin(caller)));
 }
 
 /**
@@ -77,6 +85,7 @@ export async function getMonitoring(
     ),
   ]);
   const rows: MonitoringRow[] = [];
+  const admin = isAdmin(caller);
   for (const v of views) {
     const label = v.title;
     const l = latest.get(v.id);
@@ -97,12 +106,12 @@ export async function getMonitoring(
       series: summary?.series ?? 0,
       anomalies: summary?.anomalies ?? 0,
       ...c,
-      lastJob: newest.has(v.id) ? withFigures(newest.get(v.id)!) : null,
+      lastJob: newest.has(v.id) ? withFigures(jobForReader(newest.get(v.id)!, admin)) : null,
       jobsByKind: {
-        load: latestJobView(l?.newest.Load, label),
-        customLoad: latestJobView(l?.newest.CustomLoad, label),
-        process: latestJobView(l?.newest.Process, label),
-        replay: latestJobView(l?.newest.Replay, label),
+        load: latestJobView(l?.newest.Load, label, admin),
+        customLoad: latestJobView(l?.newest.CustomLoad, label, admin),
+        process: latestJobView(l?.newest.Process, label, admin),
+        replay: latestJobView(l?.newest.Replay, label, admin),
       },
       loadedRows: summary?.rows ?? null,
       dataRows: summary?.dataRows ?? null,

@@ -1,6 +1,6 @@
 /** Where a data view stands (GET /dataviews/{id}/status): its state, dataset, load schedule and newest jobs. */
 import { catalogTables, estimatesOf, summarizeDataset } from '../dataset/summary';
-import type { Caller } from '../identity/caller';
+import { type Caller, isAdmin } from '../identity/caller';
 import type { Config } from '../config/config';
 import type { Database } from '../db/database';
 import { stateOf } from '../dataviews/present';
@@ -10,13 +10,15 @@ import { nextRuns } from '../schedule/cron';
 import type { Clock } from '../shared/clock';
 import { type LatestJobRow, latestJobs, newerFinished } from './latest';
 import { jobFigures } from './progress';
+import { jobForReader } from './redact';
 import { activeJobCounts } from './repository';
 import type { DataViewStatus, JobInfo, LoadSchedule } from './types';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function jobInfo(j: LatestJobRow | undefined): JobInfo | null {
-  if (!j) return null;
+function jobInfo(row: LatestJobRow | undefined, admin: boolean): JobInfo | null {
+  if (!row) return null;
+  const j = jobForReader(row, admin);
   return {
     id: j.id,
     kind: j.kind,
@@ -77,6 +79,7 @@ export async function getDataViewStatus(
     (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id,
   );
   const counts = row.deployed ? estimatesOf(present) : undefined;
+  const admin = isAdmin(caller);
   return {
     id: row.id,
     name: row.name,
@@ -94,12 +97,12 @@ export async function getDataViewStatus(
       : null,
     activeJobs: active,
     schedule: loadSchedule(row, deps.clock.now(), deps.config.timeZone),
-    lastJob: jobInfo(newest[0]),
+    lastJob: jobInfo(newest[0], admin),
     jobs: {
-      load: jobInfo(l?.newest.Load),
-      customLoad: jobInfo(l?.newest.CustomLoad),
-      process: jobInfo(l?.newest.Process),
-      replay: jobInfo(l?.newest.Replay),
+      load: jobInfo(l?.newest.Load, admin),
+      customLoad: jobInfo(l?.newest.CustomLoad, admin),
+      process: jobInfo(l?.newest.Process, admin),
+      replay: jobInfo(l?.newest.Replay, admin),
     },
   };
 }

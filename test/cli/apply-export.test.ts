@@ -12,7 +12,10 @@ import { startTestService, type TestService } from '../support/service';
 import { type Cli, cliFor, explain, requireRoutes } from './support';
 
 const SLACK = 'http://127.0.0.1:9/services/T000/B000/very-secret-token';
-const SLACK_ENV = { ALERT_SALES_SLACK_URL: SLACK };
+const SLACK_ENV = {
+  ANOMALY_MONITOR_SECRET_ALERT_SALES_SLACK_URL: SLACK,
+  ANOMALY_MONITOR_SECRET_ALERT_SALES_HOOK_URL: 'http://127.0.0.1:9/hook',
+};
 
 /** What a fresh service must reproduce: definitions, filter settings and subscriptions, without ids and times. */
 async function snapshot(s: TestService) {
@@ -138,7 +141,8 @@ describe(`service-cli apply and export on ${backendName}`, () => {
       const drops = readFileSync(path.join(dir, 'filters', 'sales-drops.yaml'), 'utf8');
       expect(drops).toMatch(/^kind: filter\nname: Sales drops$/m);
       expect(drops).toContain('name: sales-hook');
-      expect(drops).toContain(`url: \${env:ALERT_SALES_SLACK_URL}`);
+      expect(drops).toContain(`url: \${env:ANOMALY_MONITOR_SECRET_ALERT_SALES_SLACK_URL}`);
+      expect(drops).toContain(`url: \${env:ANOMALY_MONITOR_SECRET_ALERT_SALES_HOOK_URL}`);
       expect(drops).not.toContain('very-secret-token');
       // Applied back to the service it came from, the export changes nothing.
       const again = await cli.run(['apply', dir, '--dry-run'], { env: SLACK_ENV });
@@ -161,7 +165,9 @@ describe(`service-cli apply and export on ${backendName}`, () => {
 
       const missing = await cli.run(['apply', dir]);
       expect(missing.code, explain(missing)).toBe(2);
-      expect(missing.stderr).toContain('the environment variable ALERT_SALES_SLACK_URL is not set');
+      expect(missing.stderr).toMatch(
+        /sales-drops\.yaml:\d+: the environment variable ANOMALY_MONITOR_SECRET_ALERT_SALES_(HOOK|SLACK)_URL is not set/,
+      );
 
       const dry = await cli.run(['apply', dir, '--dry-run'], { env: SLACK_ENV });
       expect(dry.code, explain(dry)).toBe(8);
@@ -172,7 +178,7 @@ describe(`service-cli apply and export on ${backendName}`, () => {
 
       const applied = await cli.run(['apply', dir], { env: SLACK_ENV });
       expect(applied.code, explain(applied)).toBe(0);
-      expect(applied.stdout).toContain('Applied 7 change(s).');
+      expect(applied.stdout).toContain('Applied 7 of 7 change(s).');
       expect(applied.stderr).toMatch(
         /Webhook subscription sales-hook \(\d+\) signs with a secret that was not printed/,
       );

@@ -87,6 +87,7 @@ describe('the local event source', () => {
     source = await startLocalEventSource({
       upstream: up.url,
       concurrency: 2,
+      functions: ['processWorker', 'loadWorker'],
       onError: (fn) => errors.push(fn),
     });
     // Six shard messages and one load message: every send returns while upstream holds the first ones.
@@ -114,6 +115,7 @@ describe('the local event source', () => {
     source = await startLocalEventSource({
       upstream: up.url,
       concurrency: 1,
+      functions: ['fails'],
       onError: (fn) => errors.push(fn),
     });
     await invokeLocalLambda(source.url, 'fails', { n: 1 });
@@ -124,7 +126,7 @@ describe('the local event source', () => {
 
   it('answers 404 for anything but an invocation', async () => {
     up = await upstream();
-    source = await startLocalEventSource({ upstream: up.url, concurrency: 1 });
+    source = await startLocalEventSource({ upstream: up.url, concurrency: 1, functions: ['fails'] });
     const res = await fetch(`${source.url}/2015-03-31/functions`, { method: 'GET' });
     expect(res.status).toBe(404);
     expect(up.received).toEqual([]);
