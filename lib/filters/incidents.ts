@@ -92,7 +92,8 @@ function rowFigures(
   incident: Incident,
   selected: readonly AnomalyRecord[],
 ): Figures | null {
-  if (!cause || row.measure !== incident.head.measure || row.startDate !== incident.head.startDate) return null;
+  if (!cause || row.measure !== incident.head.measure || row.startDate !== incident.head.startDate)
+    return null;
   const days = Math.max(1, row.duration);
   const own = selected.find(
     (m) => m.seriesId === cause.seriesId && m.measure === row.measure && m.type === row.type,

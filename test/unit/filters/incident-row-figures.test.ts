@@ -17,7 +17,14 @@ const incident: Incident = {
   startDate: '2026-12-03',
   endDate: '2026-12-04',
   size: 2,
-  broad: { seriesId: 1, categories: czechia, actual: 64_469.1, expected: 49_752.06, change: 14_717.04, changePct: 29.58 },
+  broad: {
+    seriesId: 1,
+    categories: czechia,
+    actual: 64_469.1,
+    expected: 49_752.06,
+    change: 14_717.04,
+    changePct: 29.58,
+  },
   rootCauses: [
     {
       seriesId: 7,
@@ -99,7 +106,10 @@ describe('explainsPct is within 0–100 or says why not', () => {
   });
   it('holds a cause against the broad change at 0', () => {
     const x = explainsOf({ change: -40, explainsPct: -40 }, { change: 100 });
-    expect(x).toEqual({ explainsPct: 0, explainsNote: 'a fall against a rise of the broad series: -40 % of its change' });
+    expect(x).toEqual({
+      explainsPct: 0,
+      explainsNote: 'a fall against a rise of the broad series: -40 % of its change',
+    });
   });
   it('says so when the broad series did not change', () => {
     expect(explainsOf({ change: 5, explainsPct: 0 }, { change: 0 }).explainsNote).toMatch(/did not change/);
