@@ -137,8 +137,7 @@ function SeriesPanel({
   const title = seriesTitle(state.categories, view.categories);
   const data = series.data;
   // Opened from an anomaly: its own window is picked (the shaded window and what drove the change).
-  const linked =
-    state.windowFrom && state.windowTo ? { from: state.windowFrom, to: state.windowTo } : null;
+  const linked = state.windowFrom && state.windowTo ? { from: state.windowFrom, to: state.windowTo } : null;
   const linkedId =
     data && linked
       ? (data.anomalies.find((a) => a.startDate === linked.from && a.endDate === linked.to)?.id ?? null)
