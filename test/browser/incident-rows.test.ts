@@ -74,8 +74,12 @@ describe.skipIf(!hasChromium)(
       expect(filter, 'a pinned demo filter with an incident row caused below its broad series').toBeDefined();
       await signIn(page, s.url, ADMIN);
       const card = page.getByRole('region', { name: filter.comment || filter.name });
-      const table = card.locator('table.results').first();
-      await table.locator('.root-cause').first().waitFor();
+      // The anomalies' table (a filter that aggregates shows its aggregates' table first).
+      const table = card
+        .locator('table.results')
+        .filter({ has: page.locator('.root-cause') })
+        .first();
+      await table.waitFor();
       const index = rows.findIndex((a) => a.incident && !a.incident.rootCauses[0].broad);
       const a = rows[index];
       const cause = a.incident.rootCauses[0];
@@ -103,11 +107,12 @@ describe.skipIf(!hasChromium)(
         expect(Number(m[1].replace(/,/g, ''))).toBeLessThanOrEqual(100);
       // No table on Home needs sideways scrolling at 1,280 px.
       for (const wrap of await page.locator('.table-wrap').all()) {
-        const { scroll, client } = await wrap.evaluate((el) => ({
+        const { scroll, client, caption } = await wrap.evaluate((el) => ({
           scroll: el.scrollWidth,
           client: el.clientWidth,
+          caption: el.querySelector('caption')?.textContent ?? '',
         }));
-        expect(scroll, 'a results table wider than its page').toBeLessThanOrEqual(client + 1);
+        expect(scroll, `${caption}: wider than its page`).toBeLessThanOrEqual(client + 1);
       }
       const width = await table.evaluate((el) => el.getBoundingClientRect().width);
       expect(width).toBeLessThanOrEqual(1280);
@@ -124,7 +129,11 @@ describe.skipIf(!hasChromium)(
       const card = page.getByRole('region', { name: filter.comment || filter.name });
       const index = rows.findIndex((a) => a.incident && !a.incident.rootCauses[0].broad);
       const a = rows[index];
-      const tr = card.locator('table.results').first().locator('tbody > tr').nth(index);
+      const table = card
+        .locator('table.results')
+        .filter({ has: page.locator('.root-cause') })
+        .first();
+      const tr = table.locator('tbody > tr').nth(index);
       await tr.getByRole('button', { name: /Show chart of the / }).click();
       const detail = card.locator('tr.detail-row').first();
       const label = detail.locator('.chart-choice .chart-label');
@@ -136,7 +145,7 @@ describe.skipIf(!hasChromium)(
       expect(href).toContain(`wfrom=${a.startDate}`);
       expect(href).toContain(`wto=${a.endDate}`);
       await detail.locator('.chart-choice').scrollIntoViewIfNeeded();
-        await shot(page, 'incident-rows-chart');
+      await shot(page, 'incident-rows-chart');
       const broad = `broad series: ${seriesName(a.incident.broad.categories)}`;
       await detail.getByRole('button', { name: `Show the ${broad}` }).click();
       await expect.poll(() => label.textContent()).toBe(`Chart of the ${broad}`);
@@ -173,7 +182,9 @@ describe.skipIf(!hasChromium)(
       await expect
         .poll(() => main.locator('.chart-choice .chart-label').first().textContent())
         .toMatch(/^Chart of the (root cause|broad series): /);
-      await shot(page, 'incident-rows-incident-page');
+      await main.locator('.anomaly-detail svg, .anomaly-detail canvas').first().waitFor();
+    await main.getByRole('region', { name: 'What drove this change?' }).getByRole('img').first().waitFor();
+    await shot(page, 'incident-rows-incident-page');
     });
   },
 );

@@ -38,6 +38,8 @@ interface Column {
   optional?: boolean;
   /** Long text that wraps (the root cause and what it explains) instead of widening the table. */
   wrap?: boolean;
+  /** Short text that may wrap onto a second line (an incident's types). */
+  narrow?: boolean;
   /** The service's sortBy for this column (paged results, lib/anomalies/pages.ts). */
   sortKey?: string;
   cell: (a: Anomaly) => ReactNode;
@@ -48,6 +50,7 @@ const COLUMNS: Column[] = [
   {
     label: 'Type',
     compact: true,
+    narrow: true,
     sortKey: 'type',
     cell: (a) => (
       <>
@@ -106,6 +109,8 @@ interface TableProps {
   compact?: boolean;
   /** Column headers become sort buttons (the service sorts; see explorer/paged-results.tsx). */
   sort?: { by: string; order: 'asc' | 'desc'; onSort: (key: string) => void };
+  /** The optional columns chosen above several tables (one ColumnChooser for all); else the table has its own. */
+  chosenColumns?: Set<string>;
 }
 
 /** A header cell, a sort button when the table sorts by that column. */
@@ -142,7 +147,7 @@ function HeaderCell({
 /** Where the chosen optional columns are remembered in the browser. */
 const CHOSEN_KEY = 'results.columns';
 
-function readChosen(): Set<string> {
+export function readChosen(): Set<string> {
   try {
     const v = JSON.parse(window.localStorage.getItem(CHOSEN_KEY) ?? '[]');
     return new Set(Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
@@ -152,7 +157,13 @@ function readChosen(): Set<string> {
 }
 
 /** The less used columns on demand: a checkbox each, remembered in the browser. */
-function ColumnChooser({ chosen, onChange }: { chosen: Set<string>; onChange: (next: Set<string>) => void }) {
+export function ColumnChooser({
+  chosen,
+  onChange,
+}: {
+  chosen: Set<string>;
+  onChange: (next: Set<string>) => void;
+}) {
   const toggle = (label: string) => {
     const next = new Set(chosen);
     if (next.has(label)) next.delete(label);
@@ -179,9 +190,10 @@ function ColumnChooser({ chosen, onChange }: { chosen: Set<string>; onChange: (n
   );
 }
 
-export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) {
+export function AnomalyTable({ anomalies, caption, compact, sort, chosenColumns }: TableProps) {
   const [open, setOpen] = useState<Set<string>>(new Set());
-  const [chosen, setChosen] = useState<Set<string>>(readChosen);
+  const [own, setChosen] = useState<Set<string>>(readChosen);
+  const chosen = chosenColumns ?? own;
   if (anomalies.length === 0)
     return <p className="muted">No anomalies match this filter in its time range.</p>;
   const columns = compact
@@ -196,7 +208,7 @@ export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) 
     });
   return (
     <div className="table-wrap">
-      {!compact && <ColumnChooser chosen={chosen} onChange={setChosen} />}
+      {!compact && !chosenColumns && <ColumnChooser chosen={chosen} onChange={setChosen} />}
       <table className="results">
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -226,7 +238,10 @@ export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) 
                     </button>
                   </td>
                   {columns.map((c) => (
-                    <td key={c.label} className={c.num ? 'num' : c.wrap ? 'wrap' : undefined}>
+                    <td
+                      key={c.label}
+                      className={c.num ? 'num' : c.wrap ? 'wrap' : c.narrow ? 'narrow' : undefined}
+                    >
                       {c.cell(a)}
                     </td>
                   ))}
@@ -297,7 +312,7 @@ export function AggregateTable({ aggregates }: { aggregates: Aggregate[] }) {
                     {open === g.id ? '▾' : '▸'} {g.startDate}
                   </button>
                 </td>
-                <td>{g.types.join(', ')}</td>
+                <td className="narrow">{g.types.join(', ')}</td>
                 <td>{measureText(g.measure)}</td>
                 <td>{g.dataView}</td>
                 <td className="num">{g.n}</td>
@@ -305,8 +320,8 @@ export function AggregateTable({ aggregates }: { aggregates: Aggregate[] }) {
                 <td className="num">{fmt(g.change)}</td>
                 <td className="num">{pct(g.changePct)}</td>
                 <td className="num">{pct(g.sharePct)}</td>
-                <td>{categoriesText(g.commonCategories)}</td>
-                <td>{g.differentCategories.join(', ') || '–'}</td>
+                <td className="narrow wide">{categoriesText(g.commonCategories)}</td>
+                <td className="narrow">{g.differentCategories.join(', ') || '–'}</td>
                 <td>
                   <Badge tone={g.result === 'Positive' ? 'pos' : 'neg'}>{g.result}</Badge>
                 </td>

@@ -6,7 +6,8 @@
 import { AnomalyDetail } from '../components/anomaly-detail';
 import { combinationText } from '../components/contributions';
 import { IncidentFacts, seriesName } from '../components/incident';
-import { AnomalyTable } from '../components/results';
+import { useState } from 'react';
+import { AnomalyTable, ColumnChooser, readChosen } from '../components/results';
 import { Loading, Problem } from '../components/ui';
 import { api } from '../lib/api';
 import type { Anomaly } from '../lib/types';
@@ -25,11 +26,13 @@ export function membersBySeries(members: readonly Anomaly[]): Array<{ name: stri
 
 function MembersBySeries({ a, incidentId }: { a: Anomaly; incidentId: number }) {
   const groups = membersBySeries(a.members ?? []);
+  const [chosen, setChosen] = useState<Set<string>>(readChosen);
   return (
     <>
       <h2>
         Records of this incident: {a.members?.length ?? 0} on {groups.length} series
       </h2>
+      <ColumnChooser chosen={chosen} onChange={setChosen} />
       {groups.map((g) => (
         <section key={g.name} className="member-series" aria-label={`Records on ${g.name}`}>
           <h3>
@@ -39,7 +42,11 @@ function MembersBySeries({ a, incidentId }: { a: Anomaly; incidentId: number }) 
               {[...new Set(g.records.map((r) => `${r.type} (${r.measure ?? 'value'})`))].join(', ')}
             </span>
           </h3>
-          <AnomalyTable anomalies={g.records} caption={`Records of incident ${incidentId} on ${g.name}`} />
+          <AnomalyTable
+            anomalies={g.records}
+            caption={`Records of incident ${incidentId} on ${g.name}`}
+            chosenColumns={chosen}
+          />
         </section>
       ))}
     </>
