@@ -183,8 +183,8 @@ describe.skipIf(!hasChromium)(
         .poll(() => main.locator('.chart-choice .chart-label').first().textContent())
         .toMatch(/^Chart of the (root cause|broad series): /);
       await main.locator('.anomaly-detail svg, .anomaly-detail canvas').first().waitFor();
-    await main.getByRole('region', { name: 'What drove this change?' }).getByRole('img').first().waitFor();
-    await shot(page, 'incident-rows-incident-page');
+      await main.getByRole('region', { name: 'What drove this change?' }).getByRole('img').first().waitFor();
+      await shot(page, 'incident-rows-incident-page');
     });
   },
 );

@@ -314,7 +314,7 @@ export function AggregateTable({ aggregates }: { aggregates: Aggregate[] }) {
                 </td>
                 <td className="narrow">{g.types.join(', ')}</td>
                 <td>{measureText(g.measure)}</td>
-                <td>{g.dataView}</td>
+                <td className="narrow">{g.dataView}</td>
                 <td className="num">{g.n}</td>
                 <td className="num">{g.duration}</td>
                 <td className="num">{fmt(g.change)}</td>
