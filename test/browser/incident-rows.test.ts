@@ -20,6 +20,11 @@ const seriesName = (c: Record<string, string | null>) => {
   const set = Object.values(c).filter((v) => v !== null);
   return set.length ? set.join(' · ') : 'all';
 };
+/** Every chart drawn, as a user sees the page a moment after it opens (for the screenshots). */
+const settled = (page: Page) =>
+  page.waitForFunction(() => !document.body.innerText.includes('Loading the series'), undefined, {
+    timeout: 60_000,
+  });
 const fmt = (n: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(n);
 
 describe.skipIf(!hasChromium)(
@@ -122,6 +127,7 @@ describe.skipIf(!hasChromium)(
       await expect.poll(() => table.locator('thead th').allTextContents()).toContain('SIM');
       await card.getByLabel('SIM').first().uncheck();
       await card.locator('.column-chooser summary').first().click();
+      await settled(page);
       await shot(page, 'incident-rows-home');
     });
 
@@ -145,6 +151,7 @@ describe.skipIf(!hasChromium)(
       expect(href).toContain(`wfrom=${a.startDate}`);
       expect(href).toContain(`wto=${a.endDate}`);
       await detail.locator('.chart-choice').scrollIntoViewIfNeeded();
+      await settled(page);
       await shot(page, 'incident-rows-chart');
       const broad = `broad series: ${seriesName(a.incident.broad.categories)}`;
       await detail.getByRole('button', { name: `Show the ${broad}` }).click();
@@ -184,6 +191,7 @@ describe.skipIf(!hasChromium)(
         .toMatch(/^Chart of the (root cause|broad series): /);
       await main.locator('.anomaly-detail svg, .anomaly-detail canvas').first().waitFor();
       await main.getByRole('region', { name: 'What drove this change?' }).getByRole('img').first().waitFor();
+      await settled(page);
       await shot(page, 'incident-rows-incident-page');
     });
   },
