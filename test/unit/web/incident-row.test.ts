@@ -96,3 +96,16 @@ describe("an incident row's chart and words", () => {
     ]);
   });
 });
+
+describe('a share of the change in the contributions panel', () => {
+  it('is read within 0–100 % or says why not', async () => {
+    const { explainsOfChange, shareOfChange } = await import('../../../web/src/components/contributions');
+    expect(explainsOfChange(62)).toBe('62 % of the change');
+    expect(explainsOfChange(118.86)).toBe(
+      'all of the change: 118.86 %, against the rest moving the other way',
+    );
+    expect(explainsOfChange(-5)).toMatch(/^none of the change: -5 %/);
+    expect(shareOfChange(-18.86)).toBe('-18.86 % (moved against the change)');
+    expect(shareOfChange(40)).toBe('40 %');
+  });
+});
