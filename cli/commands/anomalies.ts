@@ -21,6 +21,12 @@ const rootCauseOf = (a: any) =>
     .map((c: any) => `${c.broad ? 'broad: ' : ''}${combination(c.categories)} (${pct(c.explainsPct)})`)
     .join(' + ');
 
+/** One root cause with its own figures over the window and what it explains of the broad series (and why, when held at 100 % or 0). */
+const causeLine = (c: any, broad: string) =>
+  `  root cause: ${c.broad ? 'broad: ' : ''}${combination(c.categories)} (${pct(c.explainsPct)}): actual ${cell(c.actual)}, expected ${cell(
+    c.expected,
+  )}, change ${cell(c.change)} (${pct(c.changePct)}), explains ${pct(c.explainsPct)} of ${broad}${c.explainsNote ? ` (${c.explainsNote})` : ''}`;
+
 const anomalyColumns: Column<any>[] = [
   col('start', 'startDate'),
   { header: 'type', value: typesOf },
@@ -84,9 +90,11 @@ function show({ out }: Ctx, answer: any): void {
       out.line(
         `\nIncident ${i.id} (${a.dataView}), ${i.startDate} to ${i.endDate}, ${i.size} record(s), ${i.types.join('+')} on ${i.measures.join(' and ')}:`,
       );
-      out.line(`  root cause: ${rootCauseOf(a)}`);
+      for (const c of i.rootCauses) out.line(causeLine(c, combination(i.broad.categories)));
       out.line(
-        `  broad series: ${combination(i.broad.categories)}, change ${cell(i.broad.change)} (${pct(i.broad.changePct)})`,
+        `  broad series (context): ${combination(i.broad.categories)}, actual ${cell(i.broad.actual)}, expected ${cell(
+          i.broad.expected,
+        )}, change ${cell(i.broad.change)} (${pct(i.broad.changePct)})`,
       );
       if (Array.isArray(a.members) && a.members.length) out.table(a.members, anomalyColumns, '');
     }

@@ -1,7 +1,8 @@
 /**
  * The three message formats of an alert: webhook JSON, a Slack-compatible message, and an e-mail (text and
  * HTML). An alert speaks of incidents (docs/alerts.md): each record of a payload is an incident row of the
- * filter (setting `incidents`), named by its root cause and broad series.
+ * filter (setting `incidents`), named by its root cause with the root cause's own figures (the row's), and
+ * its broad series' change as context.
  */
 import { recordKey } from '../feedback/records';
 import type { AnomalyIncident, AnomalyRecord } from '../filters/types';
@@ -38,22 +39,43 @@ const signed = (v: number | null | undefined, digits = 1) =>
 export const incidentCitation = (dataViewId: number, incidentId: number) =>
   `[incident ${dataViewId}:${incidentId}]`;
 
+/** What a root cause explains of the broad series: `explains 95 %`, or all of it with the reason. */
+const explainsText = (c: AnomalyIncident['rootCauses'][number]) =>
+  c.explainsNote
+    ? `explains ${num(c.explainsPct, 0)} % (${c.explainsNote})`
+    : `explains ${num(c.explainsPct, 0)} %`;
+
 /** The incident's root causes, the strongest first: `country=CZ (+1900 %, explains 95 %)`. */
 export function rootCauseText(i: AnomalyIncident): string {
   if (i.rootCauses.length === 0) return cats(i.broad.categories);
   return i.rootCauses
     .slice(0, 3)
-    .map((c) => `${cats(c.categories)} (${signed(c.changePct)} %, explains ${num(c.explainsPct, 0)} %)`)
+    .map((c) => `${cats(c.categories)} (${signed(c.changePct)} %, ${explainsText(c)})`)
     .join('; ');
 }
 
-/** One line of an incident: citation, direction, view, root cause, broad series, dates, measures, size. */
+/** Each root cause with its own figures over the window: `country=CZ: actual 20 vs expected 300 (-93.3 %, explains 93 %)`. */
+function rootCauseFigures(i: AnomalyIncident): string {
+  if (i.rootCauses.length === 0) return cats(i.broad.categories);
+  return i.rootCauses
+    .slice(0, 3)
+    .map(
+      (c) =>
+        `${cats(c.categories)}: actual ${num(c.actual)} vs expected ${num(c.expected)} (${signed(c.changePct)} %, ${explainsText(c)})`,
+    )
+    .join('; ');
+}
+
+/**
+ * One line of an incident: citation, direction, view, each root cause with its own figures, the broad series'
+ * as context, dates, measures, size.
+ */
 export function incidentLine(a: AnomalyRecord & { incident: AnomalyIncident }): string {
   const i = a.incident;
   const days = `${i.startDate}${i.endDate !== i.startDate ? `..${i.endDate}` : ''}`;
-  return `${incidentCitation(a.dataViewId, i.id)} ${a.result === 'Positive' ? '▲' : '▼'} ${a.dataView} | root cause ${rootCauseText(
+  return `${incidentCitation(a.dataViewId, i.id)} ${a.result === 'Positive' ? '▲' : '▼'} ${a.dataView} | root cause ${rootCauseFigures(
     i,
-  )} | broad series ${cats(i.broad.categories)}: actual ${num(i.broad.actual)} vs expected ${num(
+  )} | of broad series ${cats(i.broad.categories)}: actual ${num(i.broad.actual)} vs expected ${num(
     i.broad.expected,
   )} (${signed(i.broad.changePct)} %) | ${days} | ${i.measures.join('+')} ${i.types.join('+')} | ${i.size} record${
     i.size === 1 ? '' : 's'
@@ -165,15 +187,19 @@ export function emailMessage(p: AlertPayload): { subject: string; text: string; 
   const rows = top
     .map((a) => {
       const i = isIncident(a) ? a.incident : undefined;
-      const cause = i ? `${rootCauseText(i)} — broad series ${cats(i.broad.categories)}` : cats(a.categories);
+      // An incident's figures are its first root cause's over the window (the row's own), the broad series named as context.
+      const c = i?.rootCauses[0];
+      const cause = i
+        ? `${rootCauseText(i)} — of broad series ${cats(i.broad.categories)} (${signed(i.broad.changePct)} %)`
+        : cats(a.categories);
       const [from, to] = i ? [i.startDate, i.endDate] : [a.startDate, a.endDate];
       return (
         `<tr><td>${i ? esc(incidentCitation(a.dataViewId, i.id)) : ''}</td><td>${esc(i ? i.types.join('+') : a.type)}</td>` +
         `<td>${a.result === 'Positive' ? '▲' : '▼'}</td><td>${esc(a.dataView)}</td>` +
         `<td>${esc(cause)}</td><td>${esc(from)}${to !== from ? ` – ${esc(to)}` : ''}</td>` +
-        `<td style="text-align:right">${esc(num(i ? i.broad.actual : a.actualValue))}</td>` +
-        `<td style="text-align:right">${esc(num(i ? i.broad.expected : a.predictedValue))}</td>` +
-        `<td style="text-align:right">${esc(num(i ? i.broad.changePct : a.changePct, 1))} %</td><td style="text-align:right">${esc(num(a.sin, 3))}</td></tr>`
+        `<td style="text-align:right">${esc(num(c ? c.actual : a.actualValue))}</td>` +
+        `<td style="text-align:right">${esc(num(c ? c.expected : a.predictedValue))}</td>` +
+        `<td style="text-align:right">${esc(num(c ? c.changePct : a.changePct, 1))} %</td><td style="text-align:right">${esc(num(a.sin, 3))}</td></tr>`
       );
     })
     .join('\n');

@@ -6,9 +6,11 @@
  * values joined by `; `, other nested values as JSON. A text that a spreadsheet would run as a formula
  * (starting with =, +, -, @, tab or CR, and not a number) is prefixed with an apostrophe.
  * An incident row's `incident` becomes readable columns instead of JSON (INCIDENT_COLUMNS): its root
- * causes as `name=value` combinations, the share of the change they explain, its broad series, its change
- * and its size.
+ * causes as `name=value` combinations, the share of the broad change they explain (0–100, with the reason
+ * when a cause's raw share was outside), its broad series with its change and change % (the context: the
+ * row's own actualValue … changeCum are its first root cause's), and its size.
  */
+import { explainedTogether } from '../filters/explains';
 
 const FORMULA = /^[=+\-@\t\r]/;
 const NUMBER = /^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$/;
@@ -27,15 +29,19 @@ export function csvField(value: unknown): string {
 interface CombinationLike {
   categories?: Record<string, unknown>;
   change?: unknown;
+  changePct?: unknown;
   explainsPct?: unknown;
+  explainsNote?: unknown;
 }
 
 /** The columns that stand for an incident row's `incident`. */
 export const INCIDENT_COLUMNS = [
   'rootCause',
   'rootCauseExplainsPct',
+  'rootCauseExplainsNote',
   'broadSeries',
   'broadChange',
+  'broadChangePct',
   'incidentSize',
 ];
 
@@ -53,13 +59,22 @@ function incidentCell(column: string, incident: unknown): unknown {
     case 'rootCause':
       return causes.map((c) => combinationText(c.categories)).join(' | ');
     case 'rootCauseExplainsPct': {
-      const sum = causes.reduce((acc, c) => acc + (typeof c.explainsPct === 'number' ? c.explainsPct : 0), 0);
+      const sum = explainedTogether(
+        causes.map((c) => ({ explainsPct: typeof c.explainsPct === 'number' ? c.explainsPct : 0 })),
+      );
       return causes.length ? Math.round(sum * 10) / 10 : null;
     }
+    case 'rootCauseExplainsNote':
+      return causes
+        .filter((c) => typeof c.explainsNote === 'string')
+        .map((c) => `${combinationText(c.categories)}: ${c.explainsNote}`)
+        .join(' | ');
     case 'broadSeries':
       return i.broad ? combinationText(i.broad.categories) : null;
     case 'broadChange':
       return typeof i.broad?.change === 'number' ? i.broad.change : null;
+    case 'broadChangePct':
+      return typeof i.broad?.changePct === 'number' ? i.broad.changePct : null;
     default:
       return i.size ?? null;
   }

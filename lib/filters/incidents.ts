@@ -1,15 +1,19 @@
 /**
  * One row per incident (filter setting `incidents`, docs/filters.md "Incidents"): the selected records of
- * one incident become one record. Its figures are those of the incident's head — the strongest record of
- * its broadest series — when the filter selected it, else of the strongest selected member, so that a
- * leaf that moved its district ranks as the district's event; its categories are the first root cause's,
- * so that the row names the combination that caused it. It carries `incident` (id, size, the broad
- * series, the root causes, every type and measure) and, on request, `members`.
+ * one incident become one record. It stands on the incident's head — the strongest record of its broadest
+ * series — when the filter selected it, else on the strongest selected member: its id, series, type,
+ * dates, SIN and SIM are that record's, so that a leaf that moved its district ranks as the district's
+ * event. Its categories and figures are its first root cause's (actual, expected and change per day over
+ * the head's window, change % and change cum over it: rowFigures), so that the row names the combination
+ * that caused it and shows that combination's own change; the broad series' figures are in
+ * `incident.broad`. It carries `incident` (id, size, the broad series, the root causes with the share of
+ * the broad change each explains, every type and measure) and, on request, `members`.
  * Members of the other direction than the incident (echoes) never stand for it: a filter that selected only
  * those has no row for the incident.
  * Records without an incident (detected before incidents were built) are events of their own.
  */
-import type { Incident } from '../incidents/types';
+import type { Incident, IncidentCause } from '../incidents/types';
+import { explainsOf } from './explains';
 import { mergeEvents } from './events';
 import type { AnomalyIncident, AnomalyRecord } from './types';
 import { hasOwn, setOwn } from '../shared/own';
@@ -51,6 +55,7 @@ export function incidentOf(i: Incident, like?: Categories): AnomalyIncident {
     measures: i.measures,
     types: i.types,
     broad: {
+      seriesId: i.broad.seriesId,
       categories: inOrder(i.broad.categories, like),
       actual: i.broad.actual,
       expected: i.broad.expected,
@@ -58,14 +63,50 @@ export function incidentOf(i: Incident, like?: Categories): AnomalyIncident {
       changePct: i.broad.changePct,
     },
     rootCauses: i.rootCauses.map((c) => ({
+      seriesId: c.seriesId,
       categories: inOrder(c.categories, like),
       actual: c.actual,
       expected: c.expected,
       change: c.change,
       changePct: c.changePct,
-      explainsPct: c.explainsPct,
+      ...explainsOf(c, i.broad),
       broad: c.broad,
     })),
+  };
+}
+
+type Figures = Pick<
+  AnomalyRecord,
+  'actualValue' | 'predictedValue' | 'change' | 'changePct' | 'changeCum' | 'sharePct' | 'recurrence'
+>;
+
+/**
+ * The row's figures: the root cause's over the head's window (its totals, per day like every record's)
+ * when the row stands on the head's measure and window, else null (the row keeps its own record's
+ * figures and categories). Its share of the view is the head's scaled by the cause's part of the broad
+ * series' actual; its recurrence that of a selected record of the cause's series, measure and type.
+ */
+function rowFigures(
+  row: AnomalyRecord,
+  cause: IncidentCause | undefined,
+  incident: Incident,
+  selected: readonly AnomalyRecord[],
+): Figures | null {
+  if (!cause || row.measure !== incident.head.measure || row.startDate !== incident.head.startDate)
+    return null;
+  const days = Math.max(1, row.duration);
+  const own = selected.find(
+    (m) => m.seriesId === cause.seriesId && m.measure === row.measure && m.type === row.type,
+  );
+  const part = incident.broad.actual > 0 && cause.actual >= 0 ? cause.actual / incident.broad.actual : null;
+  return {
+    actualValue: cause.actual / days,
+    predictedValue: cause.expected / days,
+    change: cause.change / days,
+    changePct: cause.changePct,
+    changeCum: cause.change,
+    sharePct: row.sharePct === null || part === null ? null : row.sharePct * Math.min(1, part),
+    recurrence: cause.seriesId === row.seriesId ? row.recurrence : (own?.recurrence ?? null),
   };
 }
 
@@ -110,9 +151,11 @@ export function mergeIncidents(
     const members = [...selected].sort(stronger);
     const head = sameWay.find((m) => isHead(m, incident)) ?? sameWay[0];
     const cause = incident.rootCauses[0];
+    const figures = rowFigures(head, cause, incident, selected);
     out.push({
       ...head,
-      categories: cause ? inOrder(cause.categories, head.categories) : head.categories,
+      ...figures,
+      categories: cause && figures ? inOrder(cause.categories, head.categories) : head.categories,
       types: incident.types,
       incidentId: incident.id,
       incident: incidentOf(incident, head.categories),

@@ -62,8 +62,10 @@ export interface AnomalyRecord {
   movedFrom?: { incidentId: number; movedTo: number[] };
 }
 
-/** A combination's change as an incident row carries it. */
+/** A combination's change as an incident row carries it: totals over the head record's window. */
 export interface AnomalyCombination {
+  /** The combination's series (null when the cube holds none for it; absent in a message queued before it was carried). */
+  seriesId?: number | null;
   categories: Record<string, string | null>;
   actual: number;
   expected: number;
@@ -82,10 +84,14 @@ export interface AnomalyIncident {
   /** Every measure and type among the members; the head's first. */
   measures: string[];
   types: string[];
-  /** The broadest series of the incident, over the head's window. */
+  /** The broadest series of the incident, over the head's window: the row's context (its SIN weighs it). */
   broad: AnomalyCombination;
-  /** The combinations that explain the broad series' change; `broad` when it is the series itself. */
-  rootCauses: Array<AnomalyCombination & { explainsPct: number; broad: boolean }>;
+  /**
+   * The combinations that explain the broad series' change; `broad` when it is the series itself. The
+   * row's own figures are the first's. `explainsPct` is within 0..100; `explainsNote` says why when the
+   * raw share was not (lib/filters/explains.ts).
+   */
+  rootCauses: Array<AnomalyCombination & { explainsPct: number; explainsNote?: string; broad: boolean }>;
 }
 
 export const TIME_RANGE_PRESETS = [

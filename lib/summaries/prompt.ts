@@ -57,12 +57,13 @@ function feedbackLine(a: AnomalyRecord, indent: string): string | undefined {
 }
 
 /**
- * One record with its comments and feedback. `ofIncident`: the record is an incident row's figures (its
- * strongest record on the broadest series), whose categories are the incident's, not the record's.
+ * One record with its comments and feedback. `ofIncident`: the record is an incident row: its categories
+ * and figures are its first root cause's, its type, SIN and SIM those of the incident's strongest record
+ * on the broad series.
  */
 export function anomalyLine(a: AnomalyRecord, indent = '', ofIncident = false): string {
   const lines = [
-    `${indent}- ${anomalyCitation(a.id)} ${ofIncident ? 'strongest record' : `${a.dataView} | ${cats(a.categories)}`} | ` +
+    `${indent}- ${anomalyCitation(a.id)} ${ofIncident ? `root cause ${cats(a.categories)} (its own figures; SIN of the broad series)` : `${a.dataView} | ${cats(a.categories)}`} | ` +
       `${a.measure === 'count' ? 'count' : 'value'} | ` +
       `${a.types && a.types.length > 1 && !ofIncident ? `types ${a.types.join('+')} (figures of ${a.type})` : `type ${a.type}`} | ${a.result} | ` +
       `${a.startDate}..${a.endDate} (${a.duration} d) | actual ${num(a.actualValue)} vs expected ${num(a.predictedValue)} | ` +
@@ -84,13 +85,13 @@ export function incidentLine(ref: IncidentRef, dataView: string, result: string,
   const causes = i.rootCauses.map((c) =>
     c.broad
       ? `the broad series itself (no smaller part explains it: it moved as a whole)`
-      : `${cats(c.categories)} (change ${num(c.change)}, ${pct(c.changePct)}, explains ${num(c.explainsPct, 0)} %)`,
+      : `${cats(c.categories)} (actual ${num(c.actual)} vs expected ${num(c.expected)}, change ${num(c.change)}, ${pct(c.changePct)}, explains ${num(c.explainsPct, 0)} % of the broad series' change${c.explainsNote ? `: ${c.explainsNote}` : ''})`,
   );
   const b = i.broad;
   return (
     `- ${incidentCitation(ref)} ${dataView} | ${result} | ${i.startDate}..${i.endDate} | ` +
     `root cause${causes.length > 1 ? 's' : ''}: ${causes.join('; ') || 'n/a'} | ` +
-    `broad series: ${cats(b.categories)} (actual ${num(b.actual)} vs expected ${num(b.expected)}, change ${num(b.change)}, ${pct(b.changePct)}) | ` +
+    `broad series (context): ${cats(b.categories)} (actual ${num(b.actual)} vs expected ${num(b.expected)}, change ${num(b.change)}, ${pct(b.changePct)}) | ` +
     `measures ${i.measures.join('+')} | types ${i.types.join('+')} | ${i.size} record${i.size === 1 ? '' : 's'}`
   );
 }
@@ -172,7 +173,8 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     '',
     'An incident is one real event: the anomaly records of every series, detector and measure it moved. Its root cause is',
     'the combination of categories whose change explains the change of its broadest series (with the share it explains);',
-    '"the broad series itself" means every part moved alike. The records of an incident follow it.',
+    '"the broad series itself" means every part moved alike. Totals are over the window. Speak of a root cause by its own',
+    'change and of the broad series as context ("Prague web +221 %, all of Czechia\'s +30 %"). The records of an incident follow it.',
     'Fields of a record: measure (value, or count: the number of items behind the value), type (for one event flagged by',
     'several detectors, every type, with the figures of the strongest), result (Positive = above expectation), dates,',
     'actual vs expected value, change, share of the total of that measure, recurrence (earlier anomalies of this type,',
@@ -220,7 +222,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
       citable.incidents.push(e.incident.ref);
     }
     for (const a of e.records) {
-      // An incident row carries the incident's categories and its strongest record's figures.
+      // An incident row carries its root cause's categories and figures.
       const line = anomalyLine(a, e.incident ? '  ' : '', a.incident !== undefined);
       if (!fits(line)) {
         full = true;

@@ -90,7 +90,8 @@ describe.skipIf(!hasChromium)(
       await main.getByRole('heading', { level: 1, name: new RegExp(`^I${name?.slice(1)}: `) }).waitFor();
       const facts = main.locator('.incident-facts');
       await expect(facts.getByText('Root cause').count()).resolves.toBe(1);
-      const members = main.getByRole('table', { name: /Records of incident \d+/ });
+      // Members are grouped by series, a table each.
+      const members = main.getByRole('table', { name: /Records of incident \d+/ }).first();
       await members.waitFor();
       expect(await members.getByRole('row').count()).toBeGreaterThan(1);
       await main.getByRole('region', { name: 'What drove this change?' }).getByRole('img').first().waitFor();

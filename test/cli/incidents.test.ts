@@ -63,7 +63,11 @@ describe(`service-cli incidents and contributions on ${backendName}`, () => {
     expect(r.stdout).toMatch(
       /Incident \d+ \(retail \/ cli_orders\), 2024-0\d-\d\d to 2024-0\d-\d\d, \d+ record\(s\)/,
     );
-    expect(r.stdout).toMatch(/broad series: /);
+    // Each root cause with its own figures, the broad series' as context.
+    expect(r.stdout).toMatch(
+      /root cause: region=South, city=Milan, channel=app \(\d+(\.\d)?%\): actual [\d.]+, expected [\d.]+, change -[\d.]+ \(-[\d.]+%\)/,
+    );
+    expect(r.stdout).toMatch(/broad series \(context\): /);
   });
 
   it('writes the incident as readable CSV columns', async () => {

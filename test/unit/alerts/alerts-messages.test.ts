@@ -203,13 +203,30 @@ describe('alert messages of incidents', () => {
       'New incident in "Sales <drops>": ▲ country=CZ (+200 %, explains 100 %)',
     );
     expect(slack.text).toContain(
-      '• [incident 1:42] ▲ retail / sales | root cause country=CZ (+200 %, explains 100 %) | broad series total: actual 1,300 vs expected 1,100 (+18.2 %) | 2024-01-20..2024-01-21 | value+count DOD+Spike | 6 records | SIN 3',
+      '• [incident 1:42] ▲ retail / sales | root cause country=CZ: actual 300 vs expected 100 (+200 %, explains 100 %) | of broad series total: actual 1,300 vs expected 1,100 (+18.2 %) | 2024-01-20..2024-01-21 | value+count DOD+Spike | 6 records | SIN 3',
     );
     const m = emailMessage(incidentPayload('digest'));
     expect(m.subject).toBe('Digest: 1 new incident in "Sales <drops>"');
     expect(m.text).toContain('- [incident 1:42] ▲ retail / sales | root cause country=CZ');
     expect(m.html).toContain('<td>[incident 1:42]</td>');
-    expect(m.html).toContain('country=CZ (+200 %, explains 100 %) — broad series total');
+    expect(m.html).toContain('country=CZ (+200 %, explains 100 %) — of broad series total (+18.2 %)');
+    // The row's figures are the root cause's own (300 against 100), not the total's (1,300 against 1,100).
+    expect(m.html).toContain('<td style="text-align:right">300</td><td style="text-align:right">100</td>');
+    expect(m.html).not.toContain('>1,300<');
+  });
+
+  it('says why a root cause explains all of a broad change it exceeds', () => {
+    const i = incident(43);
+    i.rootCauses[0] = {
+      ...i.rootCauses[0],
+      explainsPct: 100,
+      explainsNote: "a rise against a fall of the rest: 2,035 % of the broad series' change",
+    };
+    const slack = JSON.parse(
+      slackBody({ ...payload(0, 'immediate'), records: [record(1, { incidentId: 43, incident: i })] }),
+    );
+    expect(slack.text).toContain('explains 100 % (a rise against a fall of the rest: 2,035 %');
+    expect(slack.text).not.toMatch(/explains 2,035/);
   });
 
   it('a subscription remembers an incident by its view and id, a plain record by its feedback key', () => {

@@ -45,10 +45,16 @@ describe('CSV of incident rows', () => {
     const incident = {
       id: 7,
       size: 5,
-      broad: { categories: { region: 'South', city: null, channel: null }, change: -160 },
+      broad: { categories: { region: 'South', city: null, channel: null }, change: -160, changePct: -20 },
       rootCauses: [
         { categories: { region: 'South', city: 'Milan', channel: 'app' }, change: -150, explainsPct: 93.75 },
         { categories: { region: 'South', city: 'Rome', channel: 'app' }, change: -8, explainsPct: 5 },
+        {
+          categories: { region: 'South', city: 'Rome', channel: 'web' },
+          change: 4,
+          explainsPct: 0,
+          explainsNote: 'a rise against a fall of the broad series: -3 % of its change',
+        },
       ],
     };
     const csv = recordsToCsv([
@@ -56,9 +62,9 @@ describe('CSV of incident rows', () => {
       { id: 2, incidentId: null, categories: { region: 'North', city: null, channel: null } },
     ]);
     expect(csv.split('\r\n')).toEqual([
-      'id,incidentId,rootCause,rootCauseExplainsPct,broadSeries,broadChange,incidentSize,region,city,channel',
-      '1,7,region=South; city=Milan; channel=app | region=South; city=Rome; channel=app,98.8,region=South,-160,5,South,Milan,app',
-      '2,,,,,,,North,,',
+      'id,incidentId,rootCause,rootCauseExplainsPct,rootCauseExplainsNote,broadSeries,broadChange,broadChangePct,incidentSize,region,city,channel',
+      '1,7,region=South; city=Milan; channel=app | region=South; city=Rome; channel=app | region=South; city=Rome; channel=web,98.8,region=South; city=Rome; channel=web: a rise against a fall of the broad series: -3 % of its change,region=South,-160,-20,5,South,Milan,app',
+      '2,,,,,,,,,North,,',
       '',
     ]);
   });

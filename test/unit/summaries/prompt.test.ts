@@ -133,9 +133,11 @@ describe('the summary prompt of incidents', () => {
       l.startsWith('- [incident 1:42] retail / sales | Negative | 2026-11-19..2026-11-20'),
     );
     expect(at).toBeGreaterThan(0);
-    expect(lines[at]).toContain('root cause: country=CZ, city=Brno (change -280, -93.3 %, explains 93 %)');
     expect(lines[at]).toContain(
-      'broad series: country=CZ (actual 500 vs expected 800, change -300, -37.5 %)',
+      "root cause: country=CZ, city=Brno (actual 20 vs expected 300, change -280, -93.3 %, explains 93 % of the broad series' change)",
+    );
+    expect(lines[at]).toContain(
+      'broad series (context): country=CZ (actual 500 vs expected 800, change -300, -37.5 %)',
     );
     expect(lines[at]).toContain('measures value+count | types DOD+Spike | 3 records');
     expect(lines[at + 1]).toMatch(/^ {2}- \[anomaly 7\]/);
@@ -148,7 +150,7 @@ describe('the summary prompt of incidents', () => {
     expect(p.citable).toEqual({ incidents: [{ dataViewId: 1, incidentId: 42 }], anomalies: [7, 9, 8] });
   });
 
-  it('tells an incident row by its incident, its figures as its strongest record', () => {
+  it('tells an incident row by its incident, its figures as its root cause’s', () => {
     const row = anomaly(7, {
       incidentId: 42,
       incident: incident,
@@ -161,7 +163,9 @@ describe('the summary prompt of incidents', () => {
       instructions: '',
     });
     expect(p.prompt).toContain('- [incident 1:42] retail / sales');
-    expect(p.prompt).toMatch(/ {2}- \[anomaly 7\] strongest record \| value \| type DOD/);
+    expect(p.prompt).toMatch(
+      / {2}- \[anomaly 7\] root cause country=CZ, city=Brno \(its own figures; SIN of the broad series\) \| value \| type DOD/,
+    );
     expect(p.citable.incidents).toEqual([{ dataViewId: 1, incidentId: 42 }]);
   });
 

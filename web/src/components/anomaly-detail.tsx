@@ -8,7 +8,7 @@ import type { Anomaly, Comment } from '../lib/types';
 import { CommentForm } from './comment-form';
 import { ContributionsPanel } from './contributions';
 import { FeedbackForm } from './feedback-form';
-import { IncidentFacts, incidentHref } from './incident';
+import { chartSeriesOf, IncidentFacts, incidentHref, seriesName, signedPct } from './incident';
 import { Link } from '../lib/router';
 import { type SeriesPoint, SeriesChart } from './series-chart';
 import { Loading } from './ui';
@@ -37,7 +37,10 @@ function windowOnly(a: Anomaly): SeriesPoint[] {
   return out;
 }
 
-async function loadSeries(a: Anomaly): Promise<{ points: SeriesPoint[]; partial: boolean }> {
+async function loadSeries(
+  a: Anomaly,
+  seriesId: number,
+): Promise<{ points: SeriesPoint[]; partial: boolean }> {
   const query = qs({
     dateFrom: addDays(a.startDate, -BEFORE),
     dateTo: addDays(a.endDate, AFTER),
@@ -45,15 +48,42 @@ async function loadSeries(a: Anomaly): Promise<{ points: SeriesPoint[]; partial:
     ...(a.measure === 'count' || a.measure === 'ratio' ? { measure: a.measure } : {}),
   });
   try {
-    const r = await api<SeriesAnswer>('GET', `/dataviews/${a.dataViewId}/series/${a.seriesId}${query}`);
+    const r = await api<SeriesAnswer>('GET', `/dataviews/${a.dataViewId}/series/${seriesId}${query}`);
     return { points: r.points, partial: false };
   } catch (e) {
     // A type the view no longer has (its detector removed since) is a 400 naming `type` for a data user.
     const typeGone = e instanceof ApiError && e.status === 400 && e.errors.some((f) => f.path === 'type');
-    if (isMissingEndpoint(e) || (e as { status?: number }).status === 404 || typeGone)
+    if (
+      (isMissingEndpoint(e) || (e as { status?: number }).status === 404 || typeGone) &&
+      seriesId === chartSeriesOf(a)[0].seriesId
+    )
       return { points: windowOnly(a), partial: true };
     throw e;
   }
+}
+
+/**
+ * An incident row's figures in words: each root cause's own actual and expected totals over the window
+ * (what the contributions panel shows for it), then the broad series' as context.
+ */
+function IncidentFigures({ anomaly: a }: { anomaly: Anomaly }) {
+  const i = a.incident;
+  if (!i) return null;
+  const days = `${a.duration} day${a.duration === 1 ? '' : 's'} (${a.startDate} – ${a.endDate})`;
+  return (
+    <p className="incident-figures">
+      {i.rootCauses.map((c) => (
+        <span key={seriesName(c.categories)}>
+          <strong>{seriesName(c.categories)}</strong>: actual <strong>{fmt(c.actual)}</strong>, expected{' '}
+          <strong>{fmt(c.expected)}</strong> ({signedPct(c.changePct)}) over {days}.{' '}
+        </span>
+      ))}
+      <span className="muted">
+        Broad series {seriesName(i.broad.categories)}: actual {fmt(i.broad.actual)}, expected{' '}
+        {fmt(i.broad.expected)} ({signedPct(i.broad.changePct)}), on the {a.measure ?? 'value'} measure.
+      </span>
+    </p>
+  );
 }
 
 export function AnomalyDetail({
@@ -63,21 +93,39 @@ export function AnomalyDetail({
 }: {
   anomaly: Anomaly;
   onCommented?: (c: Comment) => void;
-  /** Off on the incident's own page, which shows them above. */
+  /** Off on the incident's own page, which shows them above (and its members by series below). */
   incidentFacts?: boolean;
 }) {
-  const series = useLoad(() => loadSeries(anomaly), [anomaly.dataViewId, anomaly.seriesId, anomaly.id]);
+  // An incident row's chart is its root cause's series, the broad series (and other causes) on demand.
+  const choices = chartSeriesOf(anomaly);
+  const [shown, setShown] = useState(0);
+  const chart = choices[Math.min(shown, choices.length - 1)];
+  const series = useLoad(
+    () => loadSeries(anomaly, chart.seriesId),
+    [anomaly.dataViewId, chart.seriesId, anomaly.id],
+  );
   const [comments, setComments] = useState<Comment[]>(anomaly.comments ?? []);
   const [adding, setAdding] = useState(false);
   const types = anomaly.types?.length ? anomaly.types.join(' + ') : anomaly.type;
   const measure = anomaly.measure ?? 'value';
-  const label = `${types} anomaly of ${anomaly.dataView} (${measure}), ${categoriesText(anomaly.categories)}, ${anomaly.startDate} to ${anomaly.endDate}: actual ${fmt(anomaly.actualValue)}, expected ${fmt(anomaly.predictedValue)}`;
+  const label = `${types} anomaly of ${anomaly.dataView} (${measure}), ${chart.label}, ${anomaly.startDate} to ${anomaly.endDate}`;
   return (
     <div className="anomaly-detail">
       {series.loading && !series.data && <Loading what="Loading the series" />}
       {series.error ? (
         <p className="problem">The series could not be loaded: {(series.error as Error).message}</p>
       ) : null}
+      <div className="chart-choice">
+        <span className="chart-label">Chart of the {chart.label}</span>
+        {choices.length > 1 &&
+          choices.map((c, k) =>
+            k === shown ? null : (
+              <button key={c.seriesId} type="button" className="link" onClick={() => setShown(k)}>
+                Show the {c.label}
+              </button>
+            ),
+          )}
+      </div>
       {series.data && (
         <>
           <SeriesChart
@@ -92,24 +140,28 @@ export function AnomalyDetail({
           )}
         </>
       )}
-      <p>
-        Expected <strong>{fmt(anomaly.predictedValue)}</strong>, actual{' '}
-        <strong>{fmt(anomaly.actualValue)}</strong> over {anomaly.duration} day
-        {anomaly.duration === 1 ? '' : 's'} ({anomaly.startDate} – {anomaly.endDate}), on the {measure}{' '}
-        measure.
-        {anomaly.types && anomaly.types.length > 1 && (
-          <>
-            {' '}
-            Flagged by {anomaly.types.join(', ')}; the figures are those of {anomaly.type}.
-          </>
-        )}
-      </p>
-      {anomaly.members && anomaly.members.length > 1 && (
+      {anomaly.incident ? (
+        <IncidentFigures anomaly={anomaly} />
+      ) : (
+        <p>
+          Expected <strong>{fmt(anomaly.predictedValue)}</strong>, actual{' '}
+          <strong>{fmt(anomaly.actualValue)}</strong> over {anomaly.duration} day
+          {anomaly.duration === 1 ? '' : 's'} ({anomaly.startDate} – {anomaly.endDate}), on the {measure}{' '}
+          measure.
+          {anomaly.types && anomaly.types.length > 1 && (
+            <>
+              {' '}
+              Flagged by {anomaly.types.join(', ')}; the figures are those of {anomaly.type}.
+            </>
+          )}
+        </p>
+      )}
+      {incidentFacts && anomaly.members && anomaly.members.length > 1 && (
         <ul className="event-members">
           {anomaly.members.map((m) => (
             <li key={m.id}>
-              {m.type}: {m.startDate} – {m.endDate}, actual {fmt(m.actualValue)}, expected{' '}
-              {fmt(m.predictedValue)}, SIN {fmt(m.sin)}
+              <strong>{seriesName(m.categories)}</strong> ({m.measure ?? 'value'}) · {m.type}: {m.startDate} –{' '}
+              {m.endDate}, actual {fmt(m.actualValue)}, expected {fmt(m.predictedValue)}, SIN {fmt(m.sin)}
             </li>
           ))}
         </ul>

@@ -135,7 +135,7 @@ function ValuesTable({ values, name }: { values: ContributionValueAnswer[]; name
               <td className="num">{fmt(v.actual)}</td>
               <td className="num">{fmt(v.expected)}</td>
               <td className="num">{fmt(v.change)}</td>
-              <td className="num">{pct(v.explainsPct)}</td>
+              <td className="num">{shareOfChange(v.explainsPct)}</td>
               <td className="num">
                 {pct(v.shareBefore)} → {pct(v.shareDuring)}
               </td>
@@ -146,6 +146,23 @@ function ValuesTable({ values, name }: { values: ContributionValueAnswer[]; name
       </table>
     </div>
   );
+}
+
+/**
+ * A part's share of the change, said why when it is outside 0–100 %: more than the whole (the rest moved
+ * the other way) or against it.
+ */
+export function shareOfChange(p: number): string {
+  if (p > 100) return `${pct(p)} (the rest moved the other way)`;
+  if (p < 0) return `${pct(p)} (moved against the change)`;
+  return pct(p);
+}
+
+/** What an explaining combination explains of the change: `62 % of the change`, or all of it and why. */
+export function explainsOfChange(p: number): string {
+  if (p > 100) return `all of the change: ${pct(p)}, against the rest moving the other way`;
+  if (p < 0) return `none of the change: ${pct(p)}, it moved against it`;
+  return `${pct(p)} of the change`;
 }
 
 /** The answer drawn: the change, the best explaining set, and one category's bars at a time. */
@@ -179,7 +196,7 @@ export function ContributionsView({ data }: { data: ContributionsAnswer }) {
               <span key={combinationText(c.categories)}>
                 {i > 0 && ' + '}
                 <strong>{combinationText(c.categories)}</strong> ({c.change > 0 ? '+' : ''}
-                {fmt(c.change)}, {pct(c.explainsPct)} of the change)
+                {fmt(c.change)}, {explainsOfChange(c.explainsPct)})
               </span>
             ))}
           </>

@@ -34,8 +34,12 @@ interface Column {
   num?: boolean;
   /** Shown in the compact table of the filter preview. */
   compact?: boolean;
+  /** Less used: hidden until chosen under "Columns" (the table fits a 1,280 px page without them). */
+  optional?: boolean;
   /** Long text that wraps (the root cause and what it explains) instead of widening the table. */
   wrap?: boolean;
+  /** Short text that may wrap onto a second line (an incident's types). */
+  narrow?: boolean;
   /** The service's sortBy for this column (paged results, lib/anomalies/pages.ts). */
   sortKey?: string;
   cell: (a: Anomaly) => ReactNode;
@@ -46,6 +50,7 @@ const COLUMNS: Column[] = [
   {
     label: 'Type',
     compact: true,
+    narrow: true,
     sortKey: 'type',
     cell: (a) => (
       <>
@@ -59,8 +64,8 @@ const COLUMNS: Column[] = [
       </>
     ),
   },
-  { label: 'Measure', compact: true, sortKey: 'measure', cell: (a) => measuresText(a) },
-  { label: 'Data view', sortKey: 'dataView', cell: (a) => a.dataView },
+  { label: 'Measure', compact: true, optional: true, sortKey: 'measure', cell: (a) => measuresText(a) },
+  { label: 'Data view', optional: true, sortKey: 'dataView', cell: (a) => a.dataView },
   // An incident row's categories are its root cause: shown with what it explains and the incident's link.
   {
     label: 'Categories',
@@ -77,17 +82,23 @@ const COLUMNS: Column[] = [
     sortKey: 'predictedValue',
     cell: (a) => fmt(a.predictedValue),
   },
-  { label: 'Change', num: true, sortKey: 'change', cell: (a) => fmt(a.change) },
+  { label: 'Change', num: true, optional: true, sortKey: 'change', cell: (a) => fmt(a.change) },
   { label: 'Change %', num: true, compact: true, sortKey: 'changePct', cell: (a) => pct(a.changePct) },
-  { label: 'Share %', num: true, sortKey: 'sharePct', cell: (a) => pct(a.sharePct) },
-  { label: 'Recurrence', num: true, sortKey: 'recurrence', cell: (a) => fmt(a.recurrence) },
+  { label: 'Share %', num: true, optional: true, sortKey: 'sharePct', cell: (a) => pct(a.sharePct) },
+  {
+    label: 'Recurrence',
+    num: true,
+    optional: true,
+    sortKey: 'recurrence',
+    cell: (a) => fmt(a.recurrence),
+  },
   {
     label: 'Result',
     compact: true,
     cell: (a) => <Badge tone={a.result === 'Positive' ? 'pos' : 'neg'}>{a.result}</Badge>,
   },
   { label: 'SIN', num: true, compact: true, sortKey: 'sin', cell: (a) => fmt(a.sin) },
-  { label: 'SIM', num: true, sortKey: 'sim', cell: (a) => fmt(a.sim) },
+  { label: 'SIM', num: true, optional: true, sortKey: 'sim', cell: (a) => fmt(a.sim) },
   { label: 'Comments', cell: (a) => (a.comments?.length ? `${a.comments.length} 💬` : '') },
 ];
 
@@ -98,6 +109,8 @@ interface TableProps {
   compact?: boolean;
   /** Column headers become sort buttons (the service sorts; see explorer/paged-results.tsx). */
   sort?: { by: string; order: 'asc' | 'desc'; onSort: (key: string) => void };
+  /** The optional columns chosen above several tables (one ColumnChooser for all); else the table has its own. */
+  chosenColumns?: Set<string>;
 }
 
 /** A header cell, a sort button when the table sorts by that column. */
@@ -131,11 +144,61 @@ function HeaderCell({
   );
 }
 
-export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) {
+/** Where the chosen optional columns are remembered in the browser. */
+const CHOSEN_KEY = 'results.columns';
+
+export function readChosen(): Set<string> {
+  try {
+    const v = JSON.parse(window.localStorage.getItem(CHOSEN_KEY) ?? '[]');
+    return new Set(Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** The less used columns on demand: a checkbox each, remembered in the browser. */
+export function ColumnChooser({
+  chosen,
+  onChange,
+}: {
+  chosen: Set<string>;
+  onChange: (next: Set<string>) => void;
+}) {
+  const toggle = (label: string) => {
+    const next = new Set(chosen);
+    if (next.has(label)) next.delete(label);
+    else next.add(label);
+    try {
+      window.localStorage.setItem(CHOSEN_KEY, JSON.stringify([...next]));
+    } catch {
+      // A browser that keeps nothing still shows the choice until the page is left.
+    }
+    onChange(next);
+  };
+  return (
+    <details className="column-chooser">
+      <summary>Columns</summary>
+      <fieldset>
+        <legend className="sr-only">More columns</legend>
+        {COLUMNS.filter((c) => c.optional).map((c) => (
+          <label key={c.label}>
+            <input type="checkbox" checked={chosen.has(c.label)} onChange={() => toggle(c.label)} /> {c.label}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
+export function AnomalyTable({ anomalies, caption, compact, sort, chosenColumns }: TableProps) {
   const [open, setOpen] = useState<Set<string>>(new Set());
+  const [own, setChosen] = useState<Set<string>>(readChosen);
+  const chosen = chosenColumns ?? own;
   if (anomalies.length === 0)
     return <p className="muted">No anomalies match this filter in its time range.</p>;
-  const columns = compact ? COLUMNS.filter((c) => c.compact) : COLUMNS;
+  const columns = compact
+    ? COLUMNS.filter((c) => c.compact)
+    : COLUMNS.filter((c) => !c.optional || chosen.has(c.label));
   const toggle = (k: string) =>
     setOpen((s) => {
       const next = new Set(s);
@@ -145,6 +208,7 @@ export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) 
     });
   return (
     <div className="table-wrap">
+      {!compact && !chosenColumns && <ColumnChooser chosen={chosen} onChange={setChosen} />}
       <table className="results">
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -174,7 +238,10 @@ export function AnomalyTable({ anomalies, caption, compact, sort }: TableProps) 
                     </button>
                   </td>
                   {columns.map((c) => (
-                    <td key={c.label} className={c.num ? 'num' : c.wrap ? 'wrap' : undefined}>
+                    <td
+                      key={c.label}
+                      className={c.num ? 'num' : c.wrap ? 'wrap' : c.narrow ? 'narrow' : undefined}
+                    >
                       {c.cell(a)}
                     </td>
                   ))}
@@ -245,16 +312,16 @@ export function AggregateTable({ aggregates }: { aggregates: Aggregate[] }) {
                     {open === g.id ? '▾' : '▸'} {g.startDate}
                   </button>
                 </td>
-                <td>{g.types.join(', ')}</td>
+                <td className="narrow">{g.types.join(', ')}</td>
                 <td>{measureText(g.measure)}</td>
-                <td>{g.dataView}</td>
+                <td className="narrow">{g.dataView}</td>
                 <td className="num">{g.n}</td>
                 <td className="num">{g.duration}</td>
                 <td className="num">{fmt(g.change)}</td>
                 <td className="num">{pct(g.changePct)}</td>
                 <td className="num">{pct(g.sharePct)}</td>
-                <td>{categoriesText(g.commonCategories)}</td>
-                <td>{g.differentCategories.join(', ') || '–'}</td>
+                <td className="narrow wide">{categoriesText(g.commonCategories)}</td>
+                <td className="narrow">{g.differentCategories.join(', ') || '–'}</td>
                 <td>
                   <Badge tone={g.result === 'Positive' ? 'pos' : 'neg'}>{g.result}</Badge>
                 </td>

@@ -45,9 +45,8 @@ function NoModel() {
           Set one up under <Link to="/settings">Settings → AI summaries</Link>.
         </>
       ) : (
-        <>
-          An administrator sets one up under <Link to="/settings">Settings → AI summaries</Link>.
-        </>
+        // Settings is an administrator's page: a data user is told whom to ask, not sent there.
+        <>Ask an administrator to set one up (Settings → AI summaries).</>
       )}
     </p>
   );

@@ -875,6 +875,8 @@ export type FilterAnswerAnomaly = {
 };
 
 export type FilterAnswerCombination = {
+  /** The combination's series (its chart: GET /dataviews/{id}/series/{seriesId}); null when the cube holds none for it. */
+  seriesId?: number | null;
   /** Category name to value; null is all values of that category. */
   categories: {
     [key: string]: string | null;
@@ -897,12 +899,14 @@ export type FilterAnswerIncident = {
   /** The measures that moved, the head record's first. */
   measures: string[];
   types: string[];
-  /** The incident's broadest series over its head record's window. */
+  /** The incident's broadest series over its head record's window: the row's context. The row's own actualValue, predictedValue, change, changePct and changeCum are its first root cause's. */
   broad: FilterAnswerCombination;
   /** The smallest set of combinations whose changes explain the broad series' change, strongest first. */
   rootCauses: Array<FilterAnswerCombination & {
-    /** Share of the broad series' change this combination's change is, percent. */
+    /** Share of the broad series' change this combination's change is, percent, held within 0..100 (explainsNote says why when the raw share was outside). */
     explainsPct: number;
+    /** Only when the raw share was outside 0..100 or the broad series did not change: why ("a rise against a fall of the rest: 2,035 % of the broad series' change"). */
+    explainsNote?: string;
     /** True when no smaller set explains the change: the broad series itself. */
     broad: boolean;
   }>;

@@ -99,7 +99,9 @@ function ViewExplorer({
         categories={root.data.categories}
         rootAnomalies={root.data.node.anomalies}
         selected={state.categories}
-        onSelect={(categories) => go({ categories, from: undefined, to: undefined })}
+        onSelect={(categories) =>
+          go({ categories, from: undefined, to: undefined, windowFrom: undefined, windowTo: undefined })
+        }
       />
       <SeriesPanel view={root.data} state={state} go={go} />
     </div>
@@ -134,6 +136,13 @@ function SeriesPanel({
   const [picked, setPicked] = useState<number | null>(null);
   const title = seriesTitle(state.categories, view.categories);
   const data = series.data;
+  // Opened from an anomaly: its own window is picked (the shaded window and what drove the change).
+  const linked = state.windowFrom && state.windowTo ? { from: state.windowFrom, to: state.windowTo } : null;
+  const linkedId =
+    data && linked
+      ? (data.anomalies.find((a) => a.startDate === linked.from && a.endDate === linked.to)?.id ?? null)
+      : null;
+  const activeId = picked ?? linkedId;
   const windows = useMemo(
     () =>
       (data?.anomalies ?? [])
@@ -142,9 +151,9 @@ function SeriesPanel({
           startDate: a.startDate,
           endDate: a.endDate,
           result: a.result,
-          active: a.id === picked,
+          active: a.id === activeId,
         })),
-    [data, picked],
+    [data, activeId],
   );
   const specialDates = useMemo(() => (data?.specialDates ?? []).map((d) => d.date), [data]);
   const comments = useMemo(
@@ -233,11 +242,11 @@ function SeriesPanel({
             label={`Daily values of ${title} with the expected values of ${data.detector?.code ?? 'the detector'}${data.band ? ' and its band' : ''}, ${data.anomalies.length} anomaly windows shaded`}
           />
           <SeriesNotes data={data} />
-          <ExplorerDrivers data={data} window={pickedWindow(data, picked)} />
+          <ExplorerDrivers data={data} window={pickedWindow(data, picked) ?? linked} />
           <h3>Anomalies of this series</h3>
           <SeriesAnomalies
             anomalies={data.anomalies}
-            picked={picked}
+            picked={activeId}
             onShow={show}
             withMeasure={data.measures.length > 1}
           />

@@ -1,5 +1,6 @@
 /** Home: the charts of a filter's top-ranked series, side by side, so that a glance shows what changed. */
 import type * as Api from '../lib/api-types.gen';
+import { chartSeriesOf, explainsText, signedPct } from '../components/incident';
 import { SeriesChart } from '../components/series-chart';
 import { Loading } from '../components/ui';
 import { api, qs } from '../lib/api';
@@ -11,12 +12,12 @@ import { useLoad } from '../lib/use-load';
 const BEFORE = 35;
 const AFTER = 7;
 
-/** The first anomalies of distinct series, in the filter's order. */
+/** The first anomalies of distinct series (an incident row's: its root cause's), in the filter's order. */
 export function topSeries(anomalies: Anomaly[], max: number): Anomaly[] {
   const seen = new Set<string>();
   const out: Anomaly[] = [];
   for (const a of anomalies) {
-    const k = `${a.dataViewId}:${a.seriesId}`;
+    const k = `${a.dataViewId}:${chartSeriesOf(a)[0].seriesId}`;
     if (seen.has(k)) continue;
     seen.add(k);
     out.push(a);
@@ -25,23 +26,21 @@ export function topSeries(anomalies: Anomaly[], max: number): Anomaly[] {
   return out;
 }
 
-function pct(v: number | null): string {
-  if (v === null) return '';
-  return `${v > 0 ? '+' : ''}${v.toFixed(Math.abs(v) < 10 ? 1 : 0)} %`;
-}
-
 function TopChart({ anomaly: a }: { anomaly: Anomaly }) {
+  // An incident row's chart is its root cause's series (the row's figures are the cause's).
+  const chart = chartSeriesOf(a)[0];
+  const cause = a.incident?.rootCauses[0];
   const series = useLoad(
     () =>
       api<Api.SeriesChart>(
         'GET',
-        `/dataviews/${a.dataViewId}/series/${a.seriesId}${qs({
+        `/dataviews/${a.dataViewId}/series/${chart.seriesId}${qs({
           dateFrom: addDays(a.startDate, -BEFORE),
           dateTo: addDays(a.endDate, AFTER),
           type: a.type,
         })}`,
       ),
-    [a.dataViewId, a.seriesId, a.type, a.startDate, a.endDate],
+    [a.dataViewId, chart.seriesId, a.type, a.startDate, a.endDate],
   );
   const where = categoriesText(a.categories);
   return (
@@ -51,8 +50,11 @@ function TopChart({ anomaly: a }: { anomaly: Anomaly }) {
       </h4>
       <p className="muted">
         {a.startDate === a.endDate ? a.startDate : `${a.startDate} – ${a.endDate}`}: actual{' '}
-        {fmt(a.actualValue)}, expected {fmt(a.predictedValue)} {pct(a.changePct)}
+        {fmt(cause ? cause.actual : a.actualValue)}, expected {fmt(cause ? cause.expected : a.predictedValue)}{' '}
+        {signedPct(a.changePct)}
+        {cause && a.incident && !cause.broad ? ` — ${explainsText(cause, a.incident)}` : ''}
       </p>
+      <p className="muted chart-label">Chart of the {chart.label}</p>
       {series.loading && !series.data && <Loading what="Loading the series" />}
       {series.error ? <p className="muted">The series could not be loaded.</p> : null}
       {series.data && (
@@ -61,7 +63,7 @@ function TopChart({ anomaly: a }: { anomaly: Anomaly }) {
           windowFrom={a.startDate}
           windowTo={a.endDate}
           comments={a.comments ?? []}
-          label={`${a.type} anomaly of ${where}, ${a.startDate} to ${a.endDate}: actual ${fmt(a.actualValue)}, expected ${fmt(a.predictedValue)}`}
+          label={`${a.type} anomaly, ${chart.label}, ${a.startDate} to ${a.endDate}`}
         />
       )}
     </div>
@@ -75,7 +77,7 @@ export function TopCharts({ anomalies, max = 3 }: { anomalies: Anomaly[]; max?: 
   return (
     <section className="top-charts" aria-label="Charts of the top anomalies">
       {top.map((a) => (
-        <TopChart key={`${a.dataViewId}:${a.seriesId}:${a.id}`} anomaly={a} />
+        <TopChart key={`${a.dataViewId}:${chartSeriesOf(a)[0].seriesId}:${a.id}`} anomaly={a} />
       ))}
     </section>
   );

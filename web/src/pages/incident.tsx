@@ -1,13 +1,57 @@
-/** One incident: its root causes, broad series, chart, what drove the change, and its member records. */
+/**
+ * One incident: its root causes, broad series, chart (labelled with the series it shows: the root cause's,
+ * the broad series on demand), what drove the change, and its member records grouped by the series they
+ * are on, each group named.
+ */
 import { AnomalyDetail } from '../components/anomaly-detail';
 import { combinationText } from '../components/contributions';
-import { IncidentFacts } from '../components/incident';
-import { AnomalyTable } from '../components/results';
+import { IncidentFacts, seriesName } from '../components/incident';
+import { AnomalyTable, ColumnChooser, readChosen } from '../components/results';
 import { Loading, Problem } from '../components/ui';
 import { api } from '../lib/api';
 import type { Anomaly } from '../lib/types';
 import { useLoad } from '../lib/use-load';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+
+/** The members by the series they are on, in the order of their strongest record (members come strongest first). */
+export function membersBySeries(members: readonly Anomaly[]): Array<{ name: string; records: Anomaly[] }> {
+  const groups = new Map<number, { name: string; records: Anomaly[] }>();
+  for (const m of members) {
+    const g = groups.get(m.seriesId);
+    if (g) g.records.push(m);
+    else groups.set(m.seriesId, { name: seriesName(m.categories), records: [m] });
+  }
+  return [...groups.values()];
+}
+
+function MembersBySeries({ a, incidentId }: { a: Anomaly; incidentId: number }) {
+  const groups = membersBySeries(a.members ?? []);
+  const [chosen, setChosen] = useState<Set<string>>(readChosen);
+  return (
+    <>
+      <h2>
+        Records of this incident: {a.members?.length ?? 0} on {groups.length} series
+      </h2>
+      <ColumnChooser chosen={chosen} onChange={setChosen} />
+      {groups.map((g) => (
+        <section key={g.name} className="member-series" aria-label={`Records on ${g.name}`}>
+          <h3>
+            {g.name}{' '}
+            <span className="muted">
+              · {g.records.length} record{g.records.length === 1 ? '' : 's'} ·{' '}
+              {[...new Set(g.records.map((r) => `${r.type} (${r.measure ?? 'value'})`))].join(', ')}
+            </span>
+          </h3>
+          <AnomalyTable
+            anomalies={g.records}
+            caption={`Records of incident ${incidentId} on ${g.name}`}
+            chosenColumns={chosen}
+          />
+        </section>
+      ))}
+    </>
+  );
+}
 
 export function IncidentPage({ dataViewId, incidentId }: { dataViewId: number; incidentId: number }) {
   const row = useLoad(
@@ -44,8 +88,7 @@ export function IncidentPage({ dataViewId, incidentId }: { dataViewId: number; i
           </p>
           <IncidentFacts incident={a.incident} />
           <AnomalyDetail anomaly={a} incidentFacts={false} />
-          <h2>Records of this incident</h2>
-          <AnomalyTable anomalies={a.members ?? []} caption={`Records of incident ${shown}`} />
+          <MembersBySeries a={a} incidentId={shown} />
         </section>
       )}
     </div>

@@ -28,6 +28,9 @@ export interface ExplorerState {
   measure?: 'count' | 'ratio';
   from?: string;
   to?: string;
+  /** The window of the anomaly the explorer was opened from (its drivers' window): `wfrom`, `wto`. */
+  windowFrom?: string;
+  windowTo?: string;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -49,6 +52,8 @@ export function readState(query: URLSearchParams): ExplorerState {
     measure: otherMeasure(query.get('measure')),
     from: date('from'),
     to: date('to'),
+    windowFrom: date('wfrom'),
+    windowTo: date('wto'),
   };
 }
 
@@ -61,6 +66,10 @@ export function explorerHref(s: ExplorerState): string {
   if (s.measure) q.set('measure', s.measure);
   if (s.from) q.set('from', s.from);
   if (s.to) q.set('to', s.to);
+  if (s.windowFrom && s.windowTo) {
+    q.set('wfrom', s.windowFrom);
+    q.set('wto', s.windowTo);
+  }
   const text = q.toString();
   return text ? `/explorer?${text}` : '/explorer';
 }
@@ -72,7 +81,10 @@ export function categoriesQuery(categories: Record<string, string>): string {
   return q.toString();
 }
 
-/** "Open in explorer" for an anomaly: its series, its detector, six weeks before to two weeks after. */
+/**
+ * "Open in explorer" for an anomaly: its series, its detector, six weeks before to two weeks after, and
+ * its own window picked (what drove the change is asked over it, not over the series' last days).
+ */
 export function anomalyExplorerHref(a: {
   dataViewId: number;
   type: string;
@@ -96,6 +108,8 @@ export function anomalyExplorerHref(a: {
     measure: otherMeasure(a.measure),
     from: addDays(a.startDate, -42),
     to: addDays(a.endDate, 14),
+    windowFrom: a.startDate,
+    windowTo: a.endDate,
   });
 }
 
