@@ -6,7 +6,7 @@
  * (LOG_LEVEL=debug shows them on the console instead); the console gets a banner of at most 15 lines.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../lib/config/config';
 import { connectDatabase } from '../lib/db/connect';
@@ -16,6 +16,7 @@ import { LOCAL_FUNCTION_NAMES } from '../lib/queue/local';
 import { createSecretStore } from '../lib/secrets/index';
 import { seedDemo } from './demo/seed';
 import { startDemoSource } from './demo/source';
+import { configuredMemory, usageMeter } from './local/billing';
 import { startLocalEventSource } from './local/event-source';
 import { loadOrCreateLocalKeys } from './local/keys';
 import { servePglite } from './local/pglite-server';
@@ -97,6 +98,9 @@ async function main(): Promise<void> {
   const demo = config.demo ? await startDemoSource(config.dataDir) : undefined;
 
   const lambdaPort = await freePort();
+  const meter = usageMeter(configuredMemory(path.join(root, 'serverless.yml')));
+  const usageFile = path.join(config.dataDir, 'usage.json');
+  writeFileSync(usageFile, '{}');
   // Workers' and schedules' invocations go through the local event source, which caps how many of one
   // function run at once, as SQS's event source does on AWS.
   const events = await startLocalEventSource({
@@ -104,6 +108,11 @@ async function main(): Promise<void> {
     concurrency: config.localWorkerConcurrency,
     functions: Object.values(LOCAL_FUNCTION_NAMES),
     onError: (fn, e) => console.error(`local invocation of ${fn} failed: ${e.message}`),
+    // What each worker invocation would be billed on AWS, kept in DATA_DIR/usage.json (scripts/local/billing.ts).
+    onFinished: (fn, ms) => {
+      meter.record(fn, ms);
+      writeFileSync(usageFile, JSON.stringify(meter.snapshot(), null, 1));
+    },
   });
   const env = {
     ...process.env,
@@ -133,9 +142,7 @@ async function main(): Promise<void> {
     child.stderr?.pipe(log, { end: false });
   }
 
-  const stopSchedules = startScheduleTimer(env.LOCAL_LAMBDA_ENDPOINT, [
-    { functionName: LOCAL_FUNCTION_NAMES.cronLoads, everyMs: 60_000 },
-  ]);
+  let stopSchedules = () => {};
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -163,6 +170,10 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${config.port}`;
   // Five minutes: a first start builds and loads every function, slow on a busy machine.
   await waitForHealth(url, child, 300_000, logFile);
+  // The schedule starts once the functions answer: a tick before that finds nothing listening.
+  stopSchedules = startScheduleTimer(env.LOCAL_LAMBDA_ENDPOINT, [
+    { functionName: LOCAL_FUNCTION_NAMES.cronLoads, everyMs: 60_000 },
+  ]);
   const admin = accounts.find((a) => a.role === 'admin')!;
   const user = accounts.find((a) => a.role === 'data-user');
   const demoLines = !demo

@@ -29,6 +29,8 @@ export interface EventSourceOptions {
   concurrency: number;
   /** Called when an invocation fails upstream (it is not retried here: the workers' queue redelivers). */
   onError?: (functionName: string, error: Error) => void;
+  /** Called when an invocation has returned (or failed), with how long it ran: what Lambda bills. */
+  onFinished?: (functionName: string, ms: number) => void;
   /** The function names it invokes (serverless-offline's service-stage-function names); others get 404. */
   functions: readonly string[];
   /** The largest body accepted (default MAX_INVOCATION_BYTES); past it 413. */
@@ -114,9 +116,11 @@ export async function startLocalEventSource(options: EventSourceOptions): Promis
     while (queue.length > 0 && (running.get(fn) ?? 0) < limit) {
       const body = queue.shift()!;
       running.set(fn, (running.get(fn) ?? 0) + 1);
+      const began = performance.now();
       invokeUpstream(upstream, fn, body)
         .catch((e: Error) => options.onError?.(fn, e))
         .finally(() => {
+          options.onFinished?.(fn, performance.now() - began);
           running.set(fn, (running.get(fn) ?? 1) - 1);
           pump(fn);
         });

@@ -124,6 +124,27 @@ describe('the local event source', () => {
     expect(errors).toEqual(['fails', 'fails']);
   });
 
+  it('reports each finished invocation with how long it ran, as Lambda bills it', async () => {
+    up = await upstream();
+    const finished: { fn: string; ms: number }[] = [];
+    source = await startLocalEventSource({
+      upstream: up.url,
+      concurrency: 1,
+      functions: ['processWorker'],
+      onFinished: (fn, ms) => finished.push({ fn, ms }),
+    });
+    await invokeLocalLambda(source.url, 'processWorker', { shard: 1 });
+    await until(() => up!.received.length === 1);
+    const heldFor = 50;
+    await new Promise((r) => setTimeout(r, heldFor));
+    expect(finished).toEqual([]);
+    up.release();
+    await until(() => finished.length === 1);
+    expect(finished[0]!.fn).toBe('processWorker');
+    // It ran at least as long as upstream held it.
+    expect(finished[0]!.ms).toBeGreaterThanOrEqual(heldFor - 1);
+  });
+
   it('answers 404 for anything but an invocation', async () => {
     up = await upstream();
     source = await startLocalEventSource({ upstream: up.url, concurrency: 1, functions: ['fails'] });
