@@ -204,7 +204,8 @@ async function main() {
   }
   if (args.family) {
     const fs = await runFamily(args.calendar, args.familySize);
-    for (const t of familyTargets(fs)) targets.push({ area: `cube family (holidays ${args.calendar})`, ...t });
+    for (const t of familyTargets(fs))
+      targets.push({ area: `cube family (holidays ${args.calendar})`, ...t });
     parts.push('### The cube family through the service: incidents', '', renderFamily(fs, args.calendar));
   }
   if (args.measures) {

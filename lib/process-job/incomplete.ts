@@ -22,7 +22,12 @@ export interface IncompleteOptions {
   weeks: number;
 }
 
-export const INCOMPLETE_DEFAULTS: IncompleteOptions = { ratio: 0.75, presentRatio: 0.9, maxDays: 3, weeks: 6 };
+export const INCOMPLETE_DEFAULTS: IncompleteOptions = {
+  ratio: 0.75,
+  presentRatio: 0.9,
+  maxDays: 3,
+  weeks: 6,
+};
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -85,15 +85,29 @@ function perCube(f: FamilyFigures): string {
 }
 
 export function renderFamily(fs: FamilyFigures[], calendar: string): string {
-  const ratio = (cls: string, a: keyof ClassFigure, b: keyof ClassFigure) => shares(fs, cls, a, b).map((x) => x.value);
+  const ratio = (cls: string, a: keyof ClassFigure, b: keyof ClassFigure) =>
+    shares(fs, cls, a, b).map((x) => x.value);
   const lines = [
     `#### ${fs.length} cubes, holidays ${calendar === 'listed' ? 'listed as special dates and a 12.24–01.01 period' : 'not configured'}`,
     '',
     '| Figure | Median | Worst cube |',
     '|---|---:|---:|',
-    summaryRow('distinct injected events in the top 20', fs.map((f) => f.top20), String),
-    summaryRow('distinct injected events in the top 100', fs.map((f) => f.top100), String),
-    summaryRow('rows of the top 20 that are no injected event', fs.map((f) => f.nonEventsTop20), String, false),
+    summaryRow(
+      'distinct injected events in the top 20',
+      fs.map((f) => f.top20),
+      String,
+    ),
+    summaryRow(
+      'distinct injected events in the top 100',
+      fs.map((f) => f.top100),
+      String,
+    ),
+    summaryRow(
+      'rows of the top 20 that are no injected event',
+      fs.map((f) => f.nonEventsTop20),
+      String,
+      false,
+    ),
   ];
   for (const cls of CLASSES) {
     const ex = ratio(cls, 'exact', 'found');
@@ -115,6 +129,7 @@ export function renderFamily(fs: FamilyFigures[], calendar: string): string {
     '',
   );
   const nonEvents = fs.flatMap((f) => f.nonEvents.map((r) => `${f.name} ${r}`));
-  if (nonEvents.length) lines.push(`Non-events in the top 20 (first 12): ${nonEvents.slice(0, 12).join('; ')}.`, '');
+  if (nonEvents.length)
+    lines.push(`Non-events in the top 20 (first 12): ${nonEvents.slice(0, 12).join('; ')}.`, '');
   return lines.join('\n');
 }

@@ -118,7 +118,10 @@ export function scoreFamily(
   const missed = like.injections
     .map((inj, k) => ({ inj, k }))
     .filter(({ k }) => !match.includes(k))
-    .map(({ inj, k }) => `#${k} ${inj.kind} ${like.keyText(inj.key)} d${inj.start}..${inj.end} ×${inj.factor.toFixed(2)}${like.levelOf(inj.key) === 'leaf' ? ` z${leafEvidence(like, inj).toFixed(1)}` : ''}`);
+    .map(
+      ({ inj, k }) =>
+        `#${k} ${inj.kind} ${like.keyText(inj.key)} d${inj.start}..${inj.end} ×${inj.factor.toFixed(2)}${like.levelOf(inj.key) === 'leaf' ? ` z${leafEvidence(like, inj).toFixed(1)}` : ''}`,
+    );
   f.detail = [
     `  ${f.description}`,
     '  top 20:',

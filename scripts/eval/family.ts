@@ -17,7 +17,14 @@ import { buildIncidents } from '../../lib/incidents/step';
 import { fixedClock, systemClock } from '../../lib/shared/clock';
 import { type FamilyCube, generateFamilyCube } from '../synthetic/family-cube';
 import { type FamilyFigures, scoreFamily } from './family-score';
-import { type CubeLike, keyTextOf, levelName, movedShareOf, overlapsKey, type SeriesKey } from './incident-cube';
+import {
+  type CubeLike,
+  keyTextOf,
+  levelName,
+  movedShareOf,
+  overlapsKey,
+  type SeriesKey,
+} from './incident-cube';
 import type { IncidentRow } from './incident-score';
 import { createView, loadAndDetect, openServiceEnv, type ServiceEnv, writeSourceTable } from './service';
 
@@ -28,7 +35,9 @@ export const FAMILY_SEED0 = 1000;
 export const FAMILY_SIZE = 12;
 
 export function familyCubeLike(cube: FamilyCube): CubeLike {
-  const categories = cube.shape.categories.map((c) => (c.parent ? { name: c.name, parent: c.parent } : { name: c.name }));
+  const categories = cube.shape.categories.map((c) =>
+    c.parent ? { name: c.name, parent: c.parent } : { name: c.name },
+  );
   const like: CubeLike = {
     categories,
     values: cube.shape.categories.map((c) => c.values),
@@ -109,7 +118,14 @@ async function lastSevenDays(env: ServiceEnv, name: string, like: CubeLike): Pro
   const { anomalies } = await runFilterDefinition(
     { db: env.db, clock: fixedClock(today), timeZone: 'UTC' },
     systemCaller(),
-    { name: 'home', timeRange: 'Last 7 Days', dataViews: `eval / ${name}`, sortBy: 'SIN', limit: 100, incidents: true },
+    {
+      name: 'home',
+      timeRange: 'Last 7 Days',
+      dataViews: `eval / ${name}`,
+      sortBy: 'SIN',
+      limit: 100,
+      incidents: true,
+    },
     true,
   );
   return anomalies;
@@ -126,14 +142,23 @@ function sourceRows(cube: FamilyCube) {
 }
 
 /** One cube of the family through the service, in a database of its own. */
-export async function runFamilyCube(seed: number, index: number, calendar: FamilyCalendar): Promise<FamilyFigures> {
+export async function runFamilyCube(
+  seed: number,
+  index: number,
+  calendar: FamilyCalendar,
+): Promise<FamilyFigures> {
   const name = `family_${seed}`;
   const t0 = performance.now();
   const cube = generateFamilyCube(seed, index);
   const like = familyCubeLike(cube);
   const env = await openServiceEnv({ onDisk: true });
   try {
-    await writeSourceTable(env.source, { name, categories: like.categories, rows: cube.rows, row: sourceRows(cube) });
+    await writeSourceTable(env.source, {
+      name,
+      categories: like.categories,
+      rows: cube.rows,
+      row: sourceRows(cube),
+    });
     const viewId = await createView(env.db, {
       name,
       categories: like.categories,
@@ -151,14 +176,20 @@ export async function runFamilyCube(seed: number, index: number, calendar: Famil
     const recent = rowsOf(like, await lastSevenDays(env, name, like));
     const figures = scoreFamily(cube, like, rows, recent, step.records);
     figures.seconds = (performance.now() - t0) / 1000;
-    process.stderr.write(`eval ${name}: ${figures.summary} in ${figures.seconds.toFixed(0)} s\n${figures.detail}\n`);
+    process.stderr.write(
+      `eval ${name}: ${figures.summary} in ${figures.seconds.toFixed(0)} s\n${figures.detail}\n`,
+    );
     return figures;
   } finally {
     await env.stop();
   }
 }
 
-export async function runFamily(calendar: FamilyCalendar, size = FAMILY_SIZE, seed0 = FAMILY_SEED0): Promise<FamilyFigures[]> {
+export async function runFamily(
+  calendar: FamilyCalendar,
+  size = FAMILY_SIZE,
+  seed0 = FAMILY_SEED0,
+): Promise<FamilyFigures[]> {
   const out: FamilyFigures[] = [];
   for (let i = 0; i < size; i++) out.push(await runFamilyCube(seed0 + i, i, calendar));
   return out;

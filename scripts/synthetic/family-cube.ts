@@ -130,7 +130,8 @@ function expectations(shape: FamilyShape, leaves: number[][], holidays: Set<numb
     for (let t = 0; t < days; t++) {
       const day = day0 + t;
       const wk = flat ? 0.5 + 0.5 * week[weekday(day)] : week[weekday(day)];
-      const season = 1 + shape.seasonAmplitude * Math.cos((2 * Math.PI * (t + day0 - shape.seasonPeak)) / 365.25);
+      const season =
+        1 + shape.seasonAmplitude * Math.cos((2 * Math.PI * (t + day0 - shape.seasonPeak)) / 365.25);
       const cal = calendarFactor(shape, holidays, day, flat ? 0.4 : 1);
       const mu = level[l] * wk * season * cal * (1 + (trend * t) / 365);
       expectedCount[l * days + t] = Math.max(0.05, mu);
@@ -150,8 +151,24 @@ export function generateFamilyCube(seed: number, index: number, limits?: FamilyL
   const shock = uniform(rand, 0, 0.03);
   const isHoliday = (t: number) => holidays.has(shape.day0 + t) || inChristmas(shape.day0 + t);
   const isChristmas = (t: number) => inChristmas(shape.day0 + t);
-  const injections = drawInjections(rand, { shape, leaves, expectedCount, leafShape, shock, isHoliday, isChristmas });
-  const rows = gammaPoisson(rand, { shape, leaves, expectedCount, expectedValue, leafShape, shock, injections });
+  const injections = drawInjections(rand, {
+    shape,
+    leaves,
+    expectedCount,
+    leafShape,
+    shock,
+    isHoliday,
+    isChristmas,
+  });
+  const rows = gammaPoisson(rand, {
+    shape,
+    leaves,
+    expectedCount,
+    expectedValue,
+    leafShape,
+    shock,
+    injections,
+  });
   const years = [...new Set([...holidays].map((d) => fromEpochDay(d)))].sort();
   return {
     shape,

@@ -64,7 +64,9 @@ function childGroup(rand: () => number, k: number, maxChildren: number): FamilyC
   const parents = randInt(rand, 3, 10);
   const children = randInt(rand, Math.max(parents * 2, 10), Math.max(parents * 2, maxChildren));
   const [pname, pprefix] = pool.parent as [string, string];
-  const parentOf = Array.from({ length: children }, (_, i) => (i < parents ? i : randInt(rand, 0, parents - 1)));
+  const parentOf = Array.from({ length: children }, (_, i) =>
+    i < parents ? i : randInt(rand, 0, parents - 1),
+  );
   return [
     { name: pname, values: Array.from({ length: parents }, (_, i) => pad(pprefix, i, parents)) },
     {
@@ -76,7 +78,7 @@ function childGroup(rand: () => number, k: number, maxChildren: number): FamilyC
   ];
 }
 
-function flatDim(rand: () => number, k: number, fan: number): FamilyCategory {
+function flatDim(k: number, fan: number): FamilyCategory {
   const [name, prefix] = FLAT[k % FLAT.length];
   return { name, values: Array.from({ length: fan }, (_, i) => pad(prefix, i, fan)) };
 }
@@ -93,7 +95,7 @@ function drawHierarchy(rand: () => number, minSeries: number, maxSeries: number)
     while (cats.length < dims) {
       // One flat category may fan out widely when there is no parent link.
       const wide = !linked && k === start && rand() < 0.5;
-      cats.push(flatDim(rand, k++, wide ? randInt(rand, 20, 150) : randInt(rand, 3, 8)));
+      cats.push(flatDim(k++, wide ? randInt(rand, 20, 150) : randInt(rand, 3, 8)));
     }
     const leafDims = cats.map((_, i) => i).filter((i) => !cats.some((c) => c.parent === cats[i].name));
     let series = 1;
@@ -118,7 +120,12 @@ export interface FamilyLimits {
 export const FAMILY_LIMITS: FamilyLimits = { minSeries: 300, maxSeries: 1450, maxSeriesDays: 800_000 };
 
 /** The cube of the family with this seed; `index` (its place in the family) decides quiet and the end date's season. */
-export function drawShape(rand: () => number, seed: number, index: number, limits = FAMILY_LIMITS): FamilyShape {
+export function drawShape(
+  rand: () => number,
+  seed: number,
+  index: number,
+  limits = FAMILY_LIMITS,
+): FamilyShape {
   const h = drawHierarchy(rand, limits.minSeries, limits.maxSeries);
   const maxDays = Math.min(1000, Math.floor(limits.maxSeriesDays / h.series));
   const days = randInt(rand, Math.min(548, maxDays), Math.max(548, maxDays));
