@@ -4,7 +4,7 @@
  * compares each of its newest days with the median of the same weekday over the previous weeks (the
  * view's special days left out: a Christmas or a holiday among them made a day still being filled look
  * normal): the view total (the root series), and the number of series with data that day. A trailing day
- * whose total is clearly below its expectation (less than `ratio` of it), or on which fewer series have
+ * whose total is far below its expectation (less than `ratio` of it), or on which clearly fewer series have
  * data (less than `presentRatio` of the usual number), is left out of the analysis, as are the newer
  * days after it. At most `maxDays` days, newest first, and only a
  * run of them at the end: the first complete day stops the search. A real collapse on the newest day
@@ -23,7 +23,7 @@ export interface IncompleteOptions {
 }
 
 export const INCOMPLETE_DEFAULTS: IncompleteOptions = {
-  ratio: 0.75,
+  ratio: 0.5,
   presentRatio: 0.9,
   maxDays: 3,
   weeks: 6,
