@@ -6,6 +6,8 @@
  *   npx tsx scripts/eval.ts --cube               small hotel cube through the service (volume, injections, ranking)
  *   npx tsx scripts/eval.ts --hotel              hotel-size cube (minutes; PGlite on disk)
  *   npx tsx scripts/eval.ts --retail             the second cube (retail, generated differently): incidents
+ *   npx tsx scripts/eval.ts --family             the cube family (12 generated cubes, holidays listed): incidents, Home's last 7 days
+ *   npx tsx scripts/eval.ts --family --calendar none   the same without the holidays configured
  *   npx tsx scripts/eval.ts --synthetic          the per-type precision/recall on generated views
  *   npx tsx scripts/eval.ts --measures           measures that are not counts: derived real series, a ratio cube (in process)
  *   npx tsx scripts/eval.ts --measures --service the derived real series through the service (the ratio cube in process)
@@ -27,6 +29,8 @@ import {
   renderMeasures,
 } from './eval/measures';
 import { renderRatioCube, runRatioCube } from './eval/ratio-eval';
+import { type FamilyCalendar, runFamily } from './eval/family';
+import { familyTargets, renderFamily } from './eval/family-report';
 import { writeSection } from './bench/report';
 import { openServiceEnv } from './eval/service';
 import { HOTEL_CUBE, SMALL_CUBE } from './synthetic/cube';
@@ -38,6 +42,9 @@ interface Args {
   cube: boolean;
   hotel: boolean;
   retail: boolean;
+  family: boolean;
+  calendar: FamilyCalendar;
+  familySize?: number;
   measures: boolean;
   service: boolean;
   fast: boolean;
@@ -61,6 +68,7 @@ function parseArgs(argv: string[]): Args {
     has('--cube') ||
     has('--hotel') ||
     has('--retail') ||
+    has('--family') ||
     has('--measures');
   return {
     real: has('--real') || !anySelected,
@@ -68,6 +76,9 @@ function parseArgs(argv: string[]): Args {
     cube: has('--cube') || !anySelected,
     hotel: has('--hotel'),
     retail: has('--retail'),
+    family: has('--family'),
+    calendar: get('--calendar') === 'none' ? 'none' : 'listed',
+    familySize: get('--cubes') ? Number(get('--cubes')) : undefined,
     measures: has('--measures') || !anySelected,
     service: has('--service'),
     fast: has('--fast'),
@@ -190,6 +201,12 @@ async function main() {
     } finally {
       await env.stop();
     }
+  }
+  if (args.family) {
+    const fs = await runFamily(args.calendar, args.familySize);
+    for (const t of familyTargets(fs))
+      targets.push({ area: `cube family (holidays ${args.calendar})`, ...t });
+    parts.push('### The cube family through the service: incidents', '', renderFamily(fs, args.calendar));
   }
   if (args.measures) {
     const t0 = performance.now();

@@ -53,9 +53,17 @@ export function buildPeerBaseline(
       const x = members[i];
       const present = options.presents?.[i];
       if (t - 7 * weeks < first[i] || (present !== undefined && present[t] === 0)) continue;
+      // Its normal level from the same weekdays that had source data: a day the source lacked (a load
+      // that brought nothing) is no level, and a zero there made every member's next weeks look high.
       let sum = 0;
-      for (let w = 1; w <= weeks; w++) sum += x[t - 7 * w];
-      const base = sum / weeks;
+      let known = 0;
+      for (let w = 1; w <= weeks; w++) {
+        if (present !== undefined && present[t - 7 * w] === 0) continue;
+        sum += x[t - 7 * w];
+        known++;
+      }
+      if (known * 2 < weeks) continue;
+      const base = sum / known;
       if (base > 0 && base >= (options.minLevels?.[i] ?? 0) && !Number.isNaN(x[t]))
         scratch[k++] = x[t] / base - 1;
     }

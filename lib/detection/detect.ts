@@ -108,7 +108,12 @@ export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesW
 
 /**
  * Detectors that judge a ratio: gap (its presence is the value's), mix (a ratio is no share of its
- * parent's) and cardinality (it counts children with a value) do not.
+ * parent's), cardinality (it counts children with a value) and peer do not. Peer's expectation of an
+ * average per event is its own four weeks' mean moved by the median change of its peers' averages, two
+ * noisy estimates of which the second moves with every peer's mix: on generated cubes without a single
+ * change of price, one-day Peer records of a ratio were most of the rows that no event explained at the
+ * top of the incident list (docs/detection-quality.md, "The cube family"). A series' own price change is
+ * judged by the others.
  */
 export const RATIO_TYPES: ReadonlySet<DetectorType> = new Set([
   'dod',
@@ -120,7 +125,6 @@ export const RATIO_TYPES: ReadonlySet<DetectorType> = new Set([
   'spike',
   'changepoint',
   'dt',
-  'peer',
 ]);
 
 /** The mean of a ratio's weights (events a day) over the days with data in [from, to); 0 without weights. */

@@ -1,9 +1,10 @@
 /**
  * Incomplete trailing days. Data is loaded daily and the newest day's rows are often not all in yet:
  * analysed as they are, they read as a drop of up to −100 % on every series. Before detection, a run
- * compares each of its newest days with the median of the same weekday over the previous weeks: the
- * view total (the root series), and the number of series with data that day. A trailing day whose
- * total is far below its expectation (less than `ratio` of it), or on which clearly fewer series have
+ * compares each of its newest days with the median of the same weekday over the previous weeks (the
+ * view's special days left out: a Christmas or a holiday among them made a day still being filled look
+ * normal): the view total (the root series), and the number of series with data that day. A trailing day
+ * whose total is far below its expectation (less than `ratio` of it), or on which clearly fewer series have
  * data (less than `presentRatio` of the usual number), is left out of the analysis, as are the newer
  * days after it. At most `maxDays` days, newest first, and only a
  * run of them at the end: the first complete day stops the search. A real collapse on the newest day
@@ -21,7 +22,12 @@ export interface IncompleteOptions {
   weeks: number;
 }
 
-export const INCOMPLETE_DEFAULTS: IncompleteOptions = { ratio: 0.5, presentRatio: 0.9, maxDays: 3, weeks: 4 };
+export const INCOMPLETE_DEFAULTS: IncompleteOptions = {
+  ratio: 0.5,
+  presentRatio: 0.9,
+  maxDays: 3,
+  weeks: 6,
+};
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -29,13 +35,18 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** The median of xs[t - 7w] for w = 1..weeks (at least 2 of them), or null. */
-function sameWeekday(xs: ArrayLike<number>, t: number, weeks: number): number | null {
+/** The median of xs[t - 7w] for w = 1..weeks (at least 2 of them; special days left out), or null. */
+function sameWeekday(
+  xs: ArrayLike<number>,
+  t: number,
+  weeks: number,
+  special?: (t: number) => boolean,
+): number | null {
   const refs: number[] = [];
   for (let w = 1; w <= weeks; w++) {
     const r = t - 7 * w;
     if (r < 0) break;
-    if (Number.isFinite(xs[r])) refs.push(xs[r]);
+    if (Number.isFinite(xs[r]) && !special?.(r)) refs.push(xs[r]);
   }
   return refs.length < 2 ? null : median(refs);
 }
@@ -50,14 +61,15 @@ export function incompleteTrailingDays(
   end: number,
   opts: IncompleteOptions = INCOMPLETE_DEFAULTS,
   present?: ArrayLike<number>,
+  special?: (t: number) => boolean,
 ): number {
   let n = 0;
   for (let k = 0; k < opts.maxDays; k++) {
     const t = end - 1 - k;
     if (t < 0) break;
-    const expected = sameWeekday(total, t, opts.weeks);
+    const expected = sameWeekday(total, t, opts.weeks, special);
     const low = expected !== null && expected > 0 && total[t] < opts.ratio * expected;
-    const usual = present === undefined ? null : sameWeekday(present, t, opts.weeks);
+    const usual = present === undefined ? null : sameWeekday(present, t, opts.weeks, special);
     const few = usual !== null && usual > 0 && (present as ArrayLike<number>)[t] < opts.presentRatio * usual;
     if (!low && !few) break;
     n = k + 1;

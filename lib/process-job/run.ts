@@ -16,7 +16,7 @@ import type { Logger } from '../shared/logger';
 import { feedbackExclusions } from '../feedback/exclusions';
 import { publishStage } from './anomaly-publish';
 import { appendStage, createStage, dropStage, type Measure, stageRunIds } from './anomaly-store';
-import { incompleteTrailingDays } from './incomplete';
+import { INCOMPLETE_DEFAULTS, incompleteTrailingDays } from './incomplete';
 import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
 import { CROSS_TYPES, detectionContext, replaceFromDay, viewDetectors } from './detectors';
 import { mixLinks, planShards, readFingerprint, readLayout, type Shard } from './layout';
@@ -156,9 +156,16 @@ export async function planRun(
     const end = Math.max(0, layout.days - Math.max(0, ctx.ignoreLastNDays ?? 0));
     const [root, present] = await Promise.all([
       readSeries(db, source, [layout.rootId], window, ['value']).then(([b]) => b),
-      seriesPerDay(db, source, window, end - 3 - 7 * 4),
+      seriesPerDay(db, source, window, end - INCOMPLETE_DEFAULTS.maxDays - 7 * INCOMPLETE_DEFAULTS.weeks),
     ]);
-    incompleteDays = incompleteTrailingDays(rowValues(root, 0), end, undefined, present);
+    const cal = ctx.calendar;
+    const special = cal
+      ? (t: number) => {
+          const d = layout.dayIndex0 + t;
+          return d >= cal.fromDay && d <= cal.toDay && cal.flags[d - cal.fromDay] !== 0;
+        }
+      : undefined;
+    incompleteDays = incompleteTrailingDays(rowValues(root, 0), end, undefined, present, special);
     ctx.ignoreLastNDays = Math.max(0, ctx.ignoreLastNDays ?? 0) + incompleteDays;
   }
   return {

@@ -66,14 +66,14 @@ export function leafEvidence(cube: CubeLike, inj: CubeLike['injections'][number]
   return variance > 0 ? Math.abs(change) / Math.sqrt(variance) : 0;
 }
 
-const same = (a: SeriesKey, b: SeriesKey) => a.length === b.length && a.every((x, i) => x === b[i]);
+export const same = (a: SeriesKey, b: SeriesKey) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** A leaf injection this many noise units strong on its own leaf is evident (a detector's threshold is 4–5). */
 export const EVIDENT_Z = 5;
 
-export function scoreIncidents(cube: CubeLike, rows: IncidentRow[], records: number): IncidentFigures {
-  const ranked = [...rows].sort((a, b) => b.sin - a.sin);
-  const match = ranked.map((r) => {
+/** The injection that explains each row (its index, −1 for none): the rule of this file's header. */
+export function matchInjections(cube: CubeLike, ranked: readonly IncidentRow[]): number[] {
+  return ranked.map((r) => {
     let best = -1;
     let bestShare = 0;
     cube.injections.forEach((inj, k) => {
@@ -87,6 +87,11 @@ export function scoreIncidents(cube: CubeLike, rows: IncidentRow[], records: num
     });
     return best;
   });
+}
+
+export function scoreIncidents(cube: CubeLike, rows: IncidentRow[], records: number): IncidentFigures {
+  const ranked = [...rows].sort((a, b) => b.sin - a.sin);
+  const match = matchInjections(cube, ranked);
   const distinct = (n: number) => new Set(match.slice(0, n).filter((k) => k >= 0)).size;
   const levels = new Map<string, LevelFigure>();
   const inexact: string[] = [];

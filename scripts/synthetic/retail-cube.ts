@@ -91,7 +91,7 @@ export interface RetailCube {
 const inKey = (key: RetailKey, leaf: RetailKey) => key.every((c, i) => c === 0 || c === leaf[i]);
 
 /** Gamma(shape, 1) by Marsaglia–Tsang (shape ≥ 1). */
-function gamma(rand: () => number, normal: () => number, shape: number): number {
+export function gamma(rand: () => number, normal: () => number, shape: number): number {
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {
@@ -107,7 +107,7 @@ function gamma(rand: () => number, normal: () => number, shape: number): number 
   }
 }
 
-function poisson(rand: () => number, normal: () => number, lambda: number): number {
+export function poisson(rand: () => number, normal: () => number, lambda: number): number {
   if (lambda <= 0) return 0;
   if (lambda > 40) return Math.max(0, Math.round(lambda + Math.sqrt(lambda) * normal()));
   const l = Math.exp(-lambda);

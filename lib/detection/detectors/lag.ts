@@ -100,6 +100,8 @@ function runDod(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       // Yesterday as it would have been expected when it was an outlier of its own (see outliers).
       const prev = outliers[t - 1] === 1 ? e[t - 1] : c[t - 1];
       exp = sumPrev > 0 ? (prev * sum[wd] * cnt[prevWd]) / (cnt[wd] * sumPrev) : sum[wd] / cnt[wd];
+      // A ratio's residual has yesterday's noise too (DayNoise.refEvents).
+      if (sumPrev > 0) noise.expectedFrom(t, t - 1);
       flag = classifyPct(xt, exp, frac);
       cand = flag;
       // Flagged only when unusual for this series too.
@@ -225,6 +227,8 @@ function runWow(input: RunInput, p: PercentChangeParams, ws: Workspace): Float64
       exp = e[ref];
       usedOutlier = true;
     }
+    // A ratio's residual has the reference day's noise too (DayNoise.refEvents).
+    if (!usedOutlier) noise.expectedFrom(t, ref);
     let flag = classifyPct(xt, exp, frac);
     const cand = flag;
     // Flagged only when unusual for this series too.

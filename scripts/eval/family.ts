@@ -1,0 +1,196 @@
+/**
+ * The cube family through the service (issue 41 item 4, docs/detection-quality.md "The cube family"):
+ * each cube of scripts/synthetic/family-cube.ts is written to a source table, loaded and processed with
+ * every detector on params {} (its holidays listed as special dates and a Christmas–New Year period, as a
+ * user configures a view today, or none), its incidents built by the incident step, and read as Home
+ * reads them: a filter with `incidents: true` sorted by SIN over the whole history, and "Last 7 Days"
+ * at the day after the cube's last day (a partial last day is then yesterday).
+ */
+import { fromEpochDay } from '../../lib/calendar/days';
+import { runFilterDefinition } from '../../lib/anomalies/run';
+import { schemaNameFor } from '../../lib/dataset/ddl';
+import { DETECTOR_TYPES } from '../../lib/detection/params';
+import type { AnomalyRecord } from '../../lib/filters/types';
+import { MAX_CUSTOM_RANGE_DAYS } from '../../lib/filters/time-range';
+import { systemCaller } from '../../lib/identity/caller';
+import { buildIncidents } from '../../lib/incidents/step';
+import { fixedClock, systemClock } from '../../lib/shared/clock';
+import { type FamilyCube, generateFamilyCube } from '../synthetic/family-cube';
+import { type FamilyFigures, scoreFamily } from './family-score';
+import {
+  type CubeLike,
+  keyTextOf,
+  levelName,
+  movedShareOf,
+  overlapsKey,
+  type SeriesKey,
+} from './incident-cube';
+import type { IncidentRow } from './incident-score';
+import { createView, loadAndDetect, openServiceEnv, type ServiceEnv, writeSourceTable } from './service';
+
+export type FamilyCalendar = 'listed' | 'none';
+
+/** The family's seeds: cube i has seed FAMILY_SEED0 + i. */
+export const FAMILY_SEED0 = 1000;
+export const FAMILY_SIZE = 12;
+
+export function familyCubeLike(cube: FamilyCube): CubeLike {
+  const categories = cube.shape.categories.map((c) =>
+    c.parent ? { name: c.name, parent: c.parent } : { name: c.name },
+  );
+  const like: CubeLike = {
+    categories,
+    values: cube.shape.categories.map((c) => c.values),
+    day0: cube.day0,
+    days: cube.days,
+    leaves: cube.leaves,
+    expectedValue: cube.expectedValue,
+    expectedCount: cube.expectedCount,
+    injections: cube.injections.map((inj) => ({ ...inj, key: [...inj.key] })),
+    countVariance: (l, t) => {
+      const m = cube.expectedCount[l * cube.days + t];
+      return m + (m * m) / cube.leafShape[l] + (cube.shock * m) ** 2;
+    },
+    overlaps: overlapsKey,
+    movedShare: (k, key, measure) => movedShareOf(like, k, key, measure),
+    levelOf: (key) => levelName(categories, key),
+    keyText: (key) => keyTextOf(like, key),
+  };
+  return like;
+}
+
+function keyOf(like: CubeLike, categories: Record<string, string | null>): SeriesKey {
+  return like.categories.map((c, i) => {
+    const v = categories[c.name];
+    return v === null || v === undefined ? 0 : like.values[i].indexOf(v) + 1;
+  });
+}
+
+export function rowsOf(like: CubeLike, records: readonly AnomalyRecord[]): IncidentRow[] {
+  const day = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / 86_400_000) - like.day0;
+  return records.map((r) => {
+    const inc = r.incident;
+    const broad = keyOf(like, inc?.broad.categories ?? r.categories);
+    return {
+      broad,
+      causes: inc ? inc.rootCauses.map((c) => keyOf(like, c.categories)) : [broad],
+      start: day(inc?.startDate ?? r.startDate),
+      end: day(inc?.endDate ?? r.endDate),
+      sin: r.sin ?? 0,
+      measure: r.measure,
+      broadCause: inc?.rootCauses[0]?.broad ?? false,
+      label: `${(r.types ?? [r.type]).join('+')} ${r.measure} ${r.changePct === null ? '' : `${r.changePct.toFixed(0)}%`}${inc ? ` n=${inc.size} causes=${inc.rootCauses.map((c) => `${like.keyText(keyOf(like, c.categories))}(${c.explainsPct.toFixed(0)}%)`).join(',')}` : ''}`,
+    };
+  });
+}
+
+/** Incident rows of the view over the whole history (in Custom ranges of at most two years), each once. */
+async function wholeHistory(env: ServiceEnv, name: string, like: CubeLike): Promise<AnomalyRecord[]> {
+  const rows = new Map<string, AnomalyRecord>();
+  for (let from = like.day0; from < like.day0 + like.days; from += MAX_CUSTOM_RANGE_DAYS) {
+    const to = Math.min(from + MAX_CUSTOM_RANGE_DAYS, like.day0 + like.days) - 1;
+    const { anomalies } = await runFilterDefinition(
+      { db: env.db, clock: systemClock, timeZone: 'UTC' },
+      systemCaller(),
+      {
+        name: 'eval',
+        timeRange: 'Custom',
+        dateFrom: fromEpochDay(from),
+        dateTo: fromEpochDay(to),
+        dataViews: `eval / ${name}`,
+        sortBy: 'SIN',
+        limit: 100_000,
+        incidents: true,
+      },
+      true,
+    );
+    for (const r of anomalies) {
+      const key = r.incident ? `i${r.incident.id}` : `r${r.id}`;
+      if (!rows.has(key)) rows.set(key, r);
+    }
+  }
+  return [...rows.values()];
+}
+
+/** Home's "what changed in the last 7 days": the day after the last day is today. */
+async function lastSevenDays(env: ServiceEnv, name: string, like: CubeLike): Promise<AnomalyRecord[]> {
+  const today = `${fromEpochDay(like.day0 + like.days)}T08:00:00Z`;
+  const { anomalies } = await runFilterDefinition(
+    { db: env.db, clock: fixedClock(today), timeZone: 'UTC' },
+    systemCaller(),
+    {
+      name: 'home',
+      timeRange: 'Last 7 Days',
+      dataViews: `eval / ${name}`,
+      sortBy: 'SIN',
+      limit: 100,
+      incidents: true,
+    },
+    true,
+  );
+  return anomalies;
+}
+
+function sourceRows(cube: FamilyCube) {
+  const yyyymmdd = (i: number) => Number(fromEpochDay(cube.day0 + i).replace(/-/g, ''));
+  return (i: number) => [
+    yyyymmdd(cube.rowDay[i]),
+    ...cube.leaves[cube.rowLeaf[i]].map((code, k) => cube.shape.categories[k].values[code - 1]),
+    cube.rowAmount[i],
+    cube.rowCount[i],
+  ];
+}
+
+/** One cube of the family through the service, in a database of its own. */
+export async function runFamilyCube(
+  seed: number,
+  index: number,
+  calendar: FamilyCalendar,
+): Promise<FamilyFigures> {
+  const name = `family_${seed}`;
+  const t0 = performance.now();
+  const cube = generateFamilyCube(seed, index);
+  const like = familyCubeLike(cube);
+  const env = await openServiceEnv({ onDisk: true });
+  try {
+    await writeSourceTable(env.source, {
+      name,
+      categories: like.categories,
+      rows: cube.rows,
+      row: sourceRows(cube),
+    });
+    const viewId = await createView(env.db, {
+      name,
+      categories: like.categories,
+      countExpr: 'cnt',
+      detectors: DETECTOR_TYPES.map((type) => ({ type, params: {} })),
+      analysis: (calendar === 'listed' ? cube.specialDates : {}) as never,
+    });
+    await loadAndDetect(env, viewId);
+    const step = await buildIncidents(
+      { db: env.db },
+      { id: viewId, source: { schema: schemaNameFor(viewId), fill: 'zero' }, categories: like.categories },
+      null,
+    );
+    const rows = rowsOf(like, await wholeHistory(env, name, like));
+    const recent = rowsOf(like, await lastSevenDays(env, name, like));
+    const figures = scoreFamily(cube, like, rows, recent, step.records);
+    figures.seconds = (performance.now() - t0) / 1000;
+    process.stderr.write(
+      `eval ${name}: ${figures.summary} in ${figures.seconds.toFixed(0)} s\n${figures.detail}\n`,
+    );
+    return figures;
+  } finally {
+    await env.stop();
+  }
+}
+
+export async function runFamily(
+  calendar: FamilyCalendar,
+  size = FAMILY_SIZE,
+  seed0 = FAMILY_SEED0,
+): Promise<FamilyFigures[]> {
+  const out: FamilyFigures[] = [];
+  for (let i = 0; i < size; i++) out.push(await runFamilyCube(seed0 + i, i, calendar));
+  return out;
+}
