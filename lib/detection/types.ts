@@ -76,6 +76,11 @@ export interface DetectorConfig<T extends DetectorType = DetectorType> {
 export interface DetectionContext {
   /** Special dates of the data view; used by detectors with useSpecialDates. */
   calendar?: SpecialCalendar;
+  /**
+   * A series' own calendar where it has one (holidays of its country, joined with the view's special
+   * dates), used instead of `calendar`; same-calendar series share one object.
+   */
+  seriesCalendar?: (seriesId: SeriesId) => SpecialCalendar | undefined;
   /** Exclude the most recent N days from analysis. */
   ignoreLastNDays?: number;
   /** Report anomalies only in the last N analysed days; 0 or absent = whole history. */

@@ -1,5 +1,6 @@
 /** Validation of a data view definition: JSON Schema, then every semantic rule, then the typed result. */
 import { type FieldError, ValidationError } from '../../shared/errors';
+import { checkCategoryCalendars, checkViewCalendar, type ViewCalendar } from './calendar-checks';
 import { checkDetectors } from './detector-checks';
 import type { DetectorConfig } from './detector-params';
 import { dataviewSchema, schemaErrors } from './schema';
@@ -46,6 +47,9 @@ export function validateDefinition(doc: unknown, ctx: DefinitionContext): DataVi
   errors.push(...detectors.errors);
   const calendar = checkSpecialDates(analysis, 'analysis');
   errors.push(...calendar.errors);
+  const holidays = checkViewCalendar(analysis.calendar, 'analysis.calendar');
+  errors.push(...holidays.errors);
+  errors.push(...checkCategoryCalendars(doc.categories, holidays.calendar?.country));
 
   if (errors.length > 0) throw invalid(errors);
   const { specialDates, recurringRules, specialPeriods } = calendar;
@@ -53,6 +57,7 @@ export function validateDefinition(doc: unknown, ctx: DefinitionContext): DataVi
     specialDates,
     recurringRules,
     specialPeriods,
+    ...(holidays.calendar ? { calendar: holidays.calendar } : {}),
   });
 }
 
@@ -75,7 +80,13 @@ interface RawDefinition {
     valueColumn: string;
     loadQuery: string;
   };
-  categories: Array<{ name: string; label: string; parent?: string | null }>;
+  categories: Array<{
+    name: string;
+    label: string;
+    parent?: string | null;
+    calendar?: 'country' | 'state' | null;
+    calendarCodes?: Record<string, string> | null;
+  }>;
   analysis?: Record<string, unknown>;
 }
 
@@ -91,7 +102,9 @@ function present<T extends Record<string, unknown>>(obj: T): T {
 function build(
   doc: RawDefinition,
   detectors: DetectorConfig[],
-  calendar: Pick<DataViewDefinition['analysis'], 'specialDates' | 'recurringRules' | 'specialPeriods'>,
+  calendar: Pick<DataViewDefinition['analysis'], 'specialDates' | 'recurringRules' | 'specialPeriods'> & {
+    calendar?: ViewCalendar;
+  },
 ): DataViewDefinition {
   const { metadata: m, source: s } = doc;
   const analysis = doc.analysis ?? {};
@@ -118,7 +131,14 @@ function build(
       allowEmptyLoad: (s.allowEmptyLoad as unknown as boolean | undefined) ?? undefined,
     }),
     categories: doc.categories.map(
-      (c) => present({ name: c.name, label: c.label, parent: c.parent }) as DataViewCategory,
+      (c) =>
+        present({
+          name: c.name,
+          label: c.label,
+          parent: c.parent,
+          calendar: c.calendar,
+          calendarCodes: c.calendar && c.calendarCodes && Object.keys(c.calendarCodes).length ? c.calendarCodes : undefined,
+        }) as DataViewCategory,
     ),
     analysis: {
       fillGapMethod: (analysis.fillGapMethod ??

@@ -475,6 +475,12 @@ export type Dataview = {
     label: string;
     /** Name of another category. */
     parent?: string | null;
+    /** The values of this category are countries (or states): each series uses the public holidays of its own country (state); an aggregate over several uses the holidays that apply to most of its volume. */
+    calendar?: "country" | "state" | null;
+    /** Values of the category mapped to country or state codes where the value is neither a code nor a name the service knows (Czechia: CZ, Bavaria: DE-BY). */
+    calendarCodes?: {
+      [key: string]: string;
+    } | null;
   }>;
   analysis?: {
     fillGapMethod?: "zero" | "linear" | "previous";
@@ -500,6 +506,15 @@ export type Dataview = {
       end: DataviewMonthDay;
       impact?: DataviewImpact;
     }>;
+    /** Public holidays of a country (and state), computed by the service: they act as special dates (impact both) in every year of the view. With categories marked `calendar`, each series uses its own country's or state's holidays instead, and this country is the fallback for state values without one. */
+    calendar?: {
+      /** ISO 3166-1 code (AT, DE, US) or English name of the country. */
+      country?: string | null;
+      /** Code (BY for Bavaria, 9 for Vienna) or name of a state of the country; its own holidays are added. */
+      state?: string | null;
+      /** Also treat the days around holidays as special: Christmas Eve to the first working day after New Year, and bridge days (the Monday before a Tuesday holiday, the Friday after a Thursday one). */
+      periods?: boolean | null;
+    } | null;
   };
 };
 
@@ -688,6 +703,14 @@ export type ExplorerSeries = {
   specialDates: Array<{
     date: string;
     impact: "both" | "positive" | "negative";
+  }>;
+  /** Public holidays (and special-period days) of the series' calendar, by name (analysis.calendar, or the categories marked calendar). */
+  holidays: Array<{
+    date: string;
+    name: string;
+    kind: "holiday" | "period";
+    /** Country or country-state code: AT, DE-BY. */
+    region: string;
   }>;
   comments: AnomalyComment[];
   /** Every stored anomaly of the series, newest first */
