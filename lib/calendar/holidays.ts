@@ -98,7 +98,8 @@ function periodsOfYear(year: number, holidays: ReadonlySet<number>): HolidayDay[
     if (civilFromDays(h)[0] !== year) continue;
     const w = weekday(h);
     const bridge = w === 1 ? h - 1 : w === 3 ? h + 1 : null;
-    if (bridge !== null && !holidays.has(bridge)) out.push({ day: bridge, name: 'Bridge day', kind: 'period' });
+    if (bridge !== null && !holidays.has(bridge))
+      out.push({ day: bridge, name: 'Bridge day', kind: 'period' });
   }
   return out;
 }

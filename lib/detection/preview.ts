@@ -39,8 +39,7 @@ export function previewSeries(
   ws.expectedEveryDay = true;
   const w = seriesWindow(input, ctx);
   const own = ctx.seriesCalendar?.(input.seriesId) ?? ctx.calendar;
-  const calendar =
-    own && d.params.useSpecialDates ? alignCalendar(own, input.dayIndex0, n) : null;
+  const calendar = own && d.params.useSpecialDates ? alignCalendar(own, input.dayIndex0, n) : null;
   const anomalies: AnomalyDraft[] = [];
   const skipped = runDetector(input, d, ctx, w, calendar, ws, anomalies);
   const expected = new Float64Array(n).fill(Number.NaN);

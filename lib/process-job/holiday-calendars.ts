@@ -56,7 +56,9 @@ export function regionVolumesSql(
     const c = categories.find((x) => x.calendar === level);
     return c ? `b.${categoryColumn(c.name)}` : 'NULL::text';
   };
-  const where = onlyIds ? `WHERE a.series_id IN (${onlyIds.map((id) => Number(id)).join(',') || 'NULL'})` : '';
+  const where = onlyIds
+    ? `WHERE a.series_id IN (${onlyIds.map((id) => Number(id)).join(',') || 'NULL'})`
+    : '';
   return `SELECT a.series_id AS id, ${col('country')} AS country, ${col('state')} AS state,
     sum(abs(coalesce(v.total_value, 0))) AS volume
     FROM ${s}.cat_map a JOIN ${s}.cat_map b ON ${on.join(' AND ')}
@@ -130,8 +132,7 @@ export function seriesCalendars(
   const out = new Map<number, SpecialCalendar>();
   for (const [id, parts] of bySeries) {
     const distinct = new Set(parts.map((p) => p.calendar));
-    let cal =
-      distinct.size === 1 ? parts[0].calendar : blendCalendars(parts, setup.fromDay, setup.toDay);
+    let cal = distinct.size === 1 ? parts[0].calendar : blendCalendars(parts, setup.fromDay, setup.toDay);
     if (setup.base) cal = unionCalendars(setup.base, cal);
     const key = Buffer.from(cal.flags).toString('base64');
     const known = interned.get(key);

@@ -18,7 +18,13 @@ import { publishStage } from './anomaly-publish';
 import { appendStage, createStage, dropStage, type Measure, stageRunIds } from './anomaly-store';
 import { incompleteTrailingDays } from './incomplete';
 import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
-import { CROSS_TYPES, detectionContext, replaceFromDay, specialDatesCalendar, viewDetectors } from './detectors';
+import {
+  CROSS_TYPES,
+  detectionContext,
+  replaceFromDay,
+  specialDatesCalendar,
+  viewDetectors,
+} from './detectors';
 import { readSeriesCalendars } from './holiday-calendars';
 import { mixLinks, planShards, readFingerprint, readLayout, type Shard } from './layout';
 import {

@@ -143,7 +143,11 @@ function runWithFeedback(
 }
 
 /** A series' feedback exclusions joined with its own calendar instead of the view's. */
-function withOwnCalendar(ex: SeriesExclusion, flags: Uint8Array | null, viewFlags: Uint8Array | null): SeriesExclusion {
+function withOwnCalendar(
+  ex: SeriesExclusion,
+  flags: Uint8Array | null,
+  viewFlags: Uint8Array | null,
+): SeriesExclusion {
   if (flags === viewFlags) return ex;
   const join = (a: Uint8Array) => {
     const out = new Uint8Array(a);

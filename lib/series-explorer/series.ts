@@ -104,7 +104,14 @@ export async function explorerSeries(
   let holidays: ExplorerSeries['holidays'] = [];
   if (points.length) {
     const day0 = toEpochDay(points[0].date);
-    const own = await seriesDetectionContext(c.db, view.schema, view.definition, preview.seriesId, day0, points.length);
+    const own = await seriesDetectionContext(
+      c.db,
+      view.schema,
+      view.definition,
+      preview.seriesId,
+      day0,
+      points.length,
+    );
     const ctx = own.ctx;
     holidays = own.holidays;
     if (ctx.calendar) {

@@ -29,13 +29,19 @@ export function checkViewCalendar(
   const stateText = text(raw.state);
   const country = countryText ? resolveCountry(countryText) : null;
   if (countryText && !country)
-    errors.push({ path: `${path}.country`, message: `${countryText} is not a country with a holiday calendar` });
+    errors.push({
+      path: `${path}.country`,
+      message: `${countryText} is not a country with a holiday calendar`,
+    });
   let state: string | null = null;
   if (stateText && !countryText) errors.push({ path: `${path}.state`, message: 'needs calendar.country' });
   else if (stateText && country) {
     state = resolveState(country, stateText);
     if (!state)
-      errors.push({ path: `${path}.state`, message: `${stateText} is not a state of ${country} with holidays` });
+      errors.push({
+        path: `${path}.state`,
+        message: `${stateText} is not a state of ${country} with holidays`,
+      });
   }
   const periods = raw.periods === true;
   if (!country && !periods) return { errors };
@@ -61,7 +67,10 @@ export function checkCategoryCalendars(categories: unknown, viewCountry: string 
     }
     const first = seen.get(level);
     if (first !== undefined)
-      errors.push({ path: `categories[${i}].calendar`, message: `categories[${first}] already holds the ${level}` });
+      errors.push({
+        path: `categories[${i}].calendar`,
+        message: `categories[${first}] already holds the ${level}`,
+      });
     else seen.set(level, i);
     for (const [value, code] of Object.entries(codes ?? {})) {
       if (typeof code !== 'string') continue;

@@ -137,7 +137,10 @@ function build(
           label: c.label,
           parent: c.parent,
           calendar: c.calendar,
-          calendarCodes: c.calendar && c.calendarCodes && Object.keys(c.calendarCodes).length ? c.calendarCodes : undefined,
+          calendarCodes:
+            c.calendar && c.calendarCodes && Object.keys(c.calendarCodes).length
+              ? c.calendarCodes
+              : undefined,
         }) as DataViewCategory,
     ),
     analysis: {

@@ -31,8 +31,20 @@ function sales(level: number, closed: Record<string, number>, seed: number): num
 
 // Austria closes on Christmas, St Stephen's, New Year and Epiphany; Germany on the first three only,
 // but its series also drops on 6 January 2025: a real anomaly there (Epiphany is no German holiday).
-const AT_CLOSED = { '2024-12-24': 0.6, '2024-12-25': 0.1, '2024-12-26': 0.1, '2025-01-01': 0.1, '2025-01-06': 0.3 };
-const DE_CLOSED = { '2024-12-24': 0.6, '2024-12-25': 0.1, '2024-12-26': 0.1, '2025-01-01': 0.1, '2025-01-06': 0.3 };
+const AT_CLOSED = {
+  '2024-12-24': 0.6,
+  '2024-12-25': 0.1,
+  '2024-12-26': 0.1,
+  '2025-01-01': 0.1,
+  '2025-01-06': 0.3,
+};
+const DE_CLOSED = {
+  '2024-12-24': 0.6,
+  '2024-12-25': 0.1,
+  '2024-12-26': 0.1,
+  '2025-01-01': 0.1,
+  '2025-01-06': 0.3,
+};
 const HOLIDAYS = ['2024-12-24', '2024-12-25', '2024-12-26', '2025-01-01'];
 const DETECTORS = [{ type: 'dod' }, { type: 'wow' }, { type: 'spike' }, { type: 'dt' }];
 
@@ -75,7 +87,13 @@ describe(`public-holiday calendars over HTTP on ${backendName}`, () => {
     expect(job.body.status).toBe('finished');
     const found = await s.call('POST', '/api/v1/anomalies/query', {
       auth: admin(),
-      body: { timeRange: 'Custom', dateFrom: '2024-12-01', dateTo: '2025-01-31', dataViews: `retail / ${name}`, limit: 1000 },
+      body: {
+        timeRange: 'Custom',
+        dateFrom: '2024-12-01',
+        dateTo: '2025-01-31',
+        dataViews: `retail / ${name}`,
+        limit: 1000,
+      },
     });
     expect(found.status).toBe(200);
     return found.body.anomalies as Found[];
@@ -99,7 +117,11 @@ describe(`public-holiday calendars over HTTP on ${backendName}`, () => {
   });
 
   it('reports the first Christmas of a new view as anomalies without a calendar', async () => {
-    const list = await detected('xmas_plain', [{ categories: { country: 'AT' }, values: sales(1000, AT_CLOSED, 7) }], {});
+    const list = await detected(
+      'xmas_plain',
+      [{ categories: { country: 'AT' }, values: sales(1000, AT_CLOSED, 7) }],
+      {},
+    );
     expect(on(list, 'AT', HOLIDAYS).length).toBeGreaterThan(0);
   }, 120_000);
 

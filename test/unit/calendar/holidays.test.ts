@@ -14,13 +14,15 @@ const dates = (r: HolidayRegion, from: string, to: string, periods = false) =>
   holidayDays(r, toEpochDay(from), toEpochDay(to), periods).map((h) => fromEpochDay(h.day));
 
 describe('public holidays of a country or state', () => {
-  it('has Austria\'s holidays, with Easter Monday and the national day', () => {
+  it("has Austria's holidays, with Easter Monday and the national day", () => {
     const at = dates({ country: 'AT' }, '2025-01-01', '2025-12-31');
-    expect(at).toEqual(expect.arrayContaining(['2025-01-06', '2025-04-21', '2025-10-26', '2025-12-08', '2025-12-25']));
+    expect(at).toEqual(
+      expect.arrayContaining(['2025-01-06', '2025-04-21', '2025-10-26', '2025-12-08', '2025-12-25']),
+    );
     expect(at).not.toContain('2025-10-03');
   });
 
-  it('has Czechia\'s 17 November and 28 September, which Germany has not', () => {
+  it("has Czechia's 17 November and 28 September, which Germany has not", () => {
     expect(dates({ country: 'CZ' }, '2025-09-01', '2025-11-30')).toEqual([
       '2025-09-28',
       '2025-10-28',
@@ -47,10 +49,27 @@ describe('public holidays of a country or state', () => {
     const periods = dates({ country: 'AT' }, '2025-12-20', '2026-01-10', true);
     // 2026-01-01 is a Thursday: the 2nd is the first working day back (and a bridge day); the 5th
     // bridges the weekend to Epiphany (a Tuesday).
-    expect(plain).toEqual(['2025-12-24', '2025-12-25', '2025-12-26', '2025-12-31', '2026-01-01', '2026-01-06']);
+    expect(plain).toEqual([
+      '2025-12-24',
+      '2025-12-25',
+      '2025-12-26',
+      '2025-12-31',
+      '2026-01-01',
+      '2026-01-06',
+    ]);
     expect(periods).toEqual([
-      '2025-12-24', '2025-12-25', '2025-12-26', '2025-12-27', '2025-12-28', '2025-12-29', '2025-12-30',
-      '2025-12-31', '2026-01-01', '2026-01-02', '2026-01-05', '2026-01-06',
+      '2025-12-24',
+      '2025-12-25',
+      '2025-12-26',
+      '2025-12-27',
+      '2025-12-28',
+      '2025-12-29',
+      '2025-12-30',
+      '2025-12-31',
+      '2026-01-01',
+      '2026-01-02',
+      '2026-01-05',
+      '2026-01-06',
     ]);
     // Ascension (always a Thursday) brings its Friday.
     expect(dates({ country: 'DE' }, '2025-05-29', '2025-05-30', true)).toEqual(['2025-05-29', '2025-05-30']);
@@ -66,10 +85,26 @@ describe('public holidays of a country or state', () => {
     const from = toEpochDay('2025-11-17');
     const cz = holidayCalendar({ country: 'CZ' }, from, from);
     const de = holidayCalendar({ country: 'DE' }, from, from);
-    expect(blendCalendars([{ calendar: cz, volume: 60 }, { calendar: de, volume: 40 }], from, from).flags[0]).toBe(
-      SUPPRESS_POSITIVE | SUPPRESS_NEGATIVE,
-    );
-    expect(blendCalendars([{ calendar: cz, volume: 40 }, { calendar: de, volume: 60 }], from, from).flags[0]).toBe(0);
+    expect(
+      blendCalendars(
+        [
+          { calendar: cz, volume: 60 },
+          { calendar: de, volume: 40 },
+        ],
+        from,
+        from,
+      ).flags[0],
+    ).toBe(SUPPRESS_POSITIVE | SUPPRESS_NEGATIVE);
+    expect(
+      blendCalendars(
+        [
+          { calendar: cz, volume: 40 },
+          { calendar: de, volume: 60 },
+        ],
+        from,
+        from,
+      ).flags[0],
+    ).toBe(0);
     expect(SUPPRESS_NEGATIVE).toBeGreaterThan(0);
   });
 
