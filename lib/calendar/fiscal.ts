@@ -10,7 +10,15 @@ import { civilFromDays, daysFromCivil, weekday } from './days';
 
 export const FISCAL_PATTERNS = ['4-4-5', '4-5-4', '5-4-4'] as const;
 export type FiscalPattern = (typeof FISCAL_PATTERNS)[number];
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export const WEEKDAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
 export type WeekdayName = (typeof WEEKDAYS)[number];
 
 export interface FiscalCalendar {
@@ -83,7 +91,12 @@ export function fiscalMonthStarts(f: FiscalCalendar, year: number): number[] {
  * Fiscal periods of `months` months (1: months, 3: quarters, 12: years) overlapping the epoch
  * days fromDay..toDay, in order.
  */
-export function fiscalPeriods(f: FiscalCalendar, fromDay: number, toDay: number, months: 1 | 3 | 12): FiscalPeriod[] {
+export function fiscalPeriods(
+  f: FiscalCalendar,
+  fromDay: number,
+  toDay: number,
+  months: 1 | 3 | 12,
+): FiscalPeriod[] {
   const out: FiscalPeriod[] = [];
   for (let year = fiscalYearOf(f, fromDay); fiscalYearStart(f, year) <= toDay; year++) {
     const starts = fiscalMonthStarts(f, year);

@@ -314,6 +314,7 @@ export function runDetector(
     ),
     weights: input.measureKind === 'ratio' ? input.weights : undefined,
     weightRef: input.measureKind === 'ratio' ? meanWeight(input, w.start, w.end) : 0,
+    fiscal: ctx.fiscal,
   };
   ws.flagged = true;
   const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(

@@ -97,6 +97,7 @@ export function detectionContext(
     calendar: viewCalendar(a, dayIndex0, dayIndex0 + Math.max(0, days - 1)),
     ignoreLastNDays: a.ignoreLastNDays ?? 0,
     scanInLastNDays: a.scanInLastNDays ?? 0,
+    ...(a.fiscal ? { fiscal: a.fiscal } : {}),
   };
 }
 

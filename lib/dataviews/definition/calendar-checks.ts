@@ -3,6 +3,13 @@
  * categories marked `calendar: country | state` (with their optional `calendarCodes`). Checks that the
  * country and states exist in the holiday library and returns them in stored form (codes).
  */
+import {
+  FISCAL_PATTERNS,
+  type FiscalCalendar,
+  type FiscalPattern,
+  WEEKDAYS,
+  type WeekdayName,
+} from '../../calendar/fiscal';
 import { isKnownRegion } from '../../calendar/holidays';
 import { type CalendarLevel, resolveCountry, resolveRegion, resolveState } from '../../calendar/regions';
 import type { FieldError } from '../../shared/errors';
@@ -49,6 +56,24 @@ export function checkViewCalendar(
   if (country) calendar.country = country;
   if (state) calendar.state = state;
   return { calendar, errors };
+}
+
+/** The stored form of `analysis.fiscal` (its shape is the schema's): undefined when it is not set. */
+export function fiscalOf(raw: unknown): FiscalCalendar | undefined {
+  if (!isRecord(raw)) return undefined;
+  const startMonth = typeof raw.startMonth === 'number' ? raw.startMonth : 1;
+  const pattern = (FISCAL_PATTERNS as readonly unknown[]).includes(raw.pattern)
+    ? (raw.pattern as FiscalPattern)
+    : undefined;
+  if (startMonth === 1 && !pattern) return undefined;
+  const out: FiscalCalendar = { startMonth };
+  if (pattern) {
+    out.pattern = pattern;
+    out.weekStart = (WEEKDAYS as readonly unknown[]).includes(raw.weekStart)
+      ? (raw.weekStart as WeekdayName)
+      : 'monday';
+  }
+  return out;
 }
 
 /** Checks the categories marked `calendar`: at most one per level, and codes that resolve. */

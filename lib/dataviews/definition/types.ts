@@ -1,4 +1,5 @@
 /** The validated data view definition (Fact JSON, schemaVersion 3) with every default applied. */
+import type { FiscalCalendar } from '../../calendar/fiscal';
 import type { ViewCalendar } from './calendar-checks';
 import type { DetectorConfig } from './detector-params';
 import type { RecurringRule, SpecialDate, SpecialPeriod } from './special-dates';
@@ -65,6 +66,8 @@ export interface DataViewAnalysis {
   specialPeriods: SpecialPeriod[];
   /** Public holidays of a country (and state), codes of the holiday library; unset: none. */
   calendar?: ViewCalendar;
+  /** The fiscal calendar the period detectors, filters and summaries use; unset: calendar periods. */
+  fiscal?: FiscalCalendar;
 }
 
 /**
@@ -85,6 +88,7 @@ export interface DefinitionContext {
   connectorExists: (name: string) => boolean;
 }
 
+export type { FiscalCalendar } from '../../calendar/fiscal';
 export type { ViewCalendar } from './calendar-checks';
 export type { DetectorConfig, DetectorMode, DetectorParams, DetectorType } from './detector-params';
 export type { Impact, RecurringRule, SpecialCalendar, SpecialDate, SpecialPeriod } from './special-dates';

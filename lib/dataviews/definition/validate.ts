@@ -1,6 +1,6 @@
 /** Validation of a data view definition: JSON Schema, then every semantic rule, then the typed result. */
 import { type FieldError, ValidationError } from '../../shared/errors';
-import { checkCategoryCalendars, checkViewCalendar, type ViewCalendar } from './calendar-checks';
+import { checkCategoryCalendars, checkViewCalendar, fiscalOf, type ViewCalendar } from './calendar-checks';
 import { checkDetectors } from './detector-checks';
 import type { DetectorConfig } from './detector-params';
 import { dataviewSchema, schemaErrors } from './schema';
@@ -52,12 +52,14 @@ export function validateDefinition(doc: unknown, ctx: DefinitionContext): DataVi
   errors.push(...checkCategoryCalendars(doc.categories, holidays.calendar?.country));
 
   if (errors.length > 0) throw invalid(errors);
+  const fiscal = fiscalOf(analysis.fiscal);
   const { specialDates, recurringRules, specialPeriods } = calendar;
   return build(doc as unknown as RawDefinition, detectors.detectors, {
     specialDates,
     recurringRules,
     specialPeriods,
     ...(holidays.calendar ? { calendar: holidays.calendar } : {}),
+    ...(fiscal ? { fiscal } : {}),
   });
 }
 
@@ -104,6 +106,7 @@ function build(
   detectors: DetectorConfig[],
   calendar: Pick<DataViewDefinition['analysis'], 'specialDates' | 'recurringRules' | 'specialPeriods'> & {
     calendar?: ViewCalendar;
+    fiscal?: DataViewDefinition['analysis']['fiscal'];
   },
 ): DataViewDefinition {
   const { metadata: m, source: s } = doc;

@@ -59,7 +59,12 @@ describe('fiscal calendars', () => {
   it('gives the period detectors their period starts around the analysed days', () => {
     const day0 = toEpochDay('2024-03-10');
     const b = fiscalBounds(NRF, day0, 60, 1);
-    expect(b.map((i) => fromEpochDay(day0 + i))).toEqual(['2024-03-03', '2024-04-07', '2024-05-05', '2024-06-02']);
+    expect(b.map((i) => fromEpochDay(day0 + i))).toEqual([
+      '2024-03-03',
+      '2024-04-07',
+      '2024-05-05',
+      '2024-06-02',
+    ]);
     const w = fiscalBounds(NRF, day0, 14, 0);
     // 2024-03-10 is a Sunday: the retail weeks start on it.
     expect(w.slice(0, 3)).toEqual([0, 7, 14]);

@@ -515,6 +515,15 @@ export type Dataview = {
       /** Also treat the days around holidays as special: Christmas Eve to the first working day after New Year, and bridge days (the Monday before a Tuesday holiday, the Friday after a Thursday one). */
       periods?: boolean | null;
     } | null;
+    /** The view's fiscal calendar: MOM, QOQ, MPY and CW compare fiscal months, quarters and weeks, and summaries and CSV name fiscal periods. A fiscal year is named by the calendar year it starts in. */
+    fiscal?: {
+      /** Month (1-12) in which the fiscal year starts (4: April to March). */
+      startMonth?: number | null;
+      /** Retail calendar of whole weeks: each quarter has months of 4, 4 and 5 weeks in the pattern's order. The year starts on the weekStart day nearest to the 1st of startMonth, so it has 52 weeks or 53; the 53rd joins its last month. Unset: fiscal months are calendar months. */
+      pattern?: "4-4-5" | "4-5-4" | "5-4-4" | null;
+      /** First day of a retail week (with a pattern; CW then compares these weeks). */
+      weekStart?: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday" | null;
+    } | null;
   };
 };
 
