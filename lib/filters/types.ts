@@ -103,8 +103,25 @@ export const TIME_RANGE_PRESETS = [
   'Previous Month',
   'This Year',
   'Previous Year',
+  'This Fiscal Month',
+  'Previous Fiscal Month',
+  'This Fiscal Quarter',
+  'Previous Fiscal Quarter',
+  'This Fiscal Year',
+  'Previous Fiscal Year',
 ] as const;
 export type TimeRangePreset = (typeof TIME_RANGE_PRESETS)[number];
+
+/** The presets that name periods of the data views' fiscal calendar (analysis.fiscal). */
+export const FISCAL_PRESETS: Readonly<Partial<Record<TimeRangePreset, { months: 1 | 3 | 12; back: 0 | 1 }>>> =
+  {
+    'This Fiscal Month': { months: 1, back: 0 },
+    'Previous Fiscal Month': { months: 1, back: 1 },
+    'This Fiscal Quarter': { months: 3, back: 0 },
+    'Previous Fiscal Quarter': { months: 3, back: 1 },
+    'This Fiscal Year': { months: 12, back: 0 },
+    'Previous Fiscal Year': { months: 12, back: 1 },
+  };
 
 export const SORT_BY_VALUES = [
   'Duration',

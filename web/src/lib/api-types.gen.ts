@@ -773,7 +773,7 @@ export type FilterOptionalDate = CommonDate | null;
 export type Filter = {
   name: string;
   comment?: string;
-  timeRange?: "Custom" | "Yesterday" | "Last 2 Days" | "Last 4 Days" | "Last 7 Days" | "Last 15 Days" | "Last 30 Days" | "This Week" | "Previous Week" | "Previous 2 Weeks" | "This Month" | "Previous Month" | "This Year" | "Previous Year";
+  timeRange?: "Custom" | "Yesterday" | "Last 2 Days" | "Last 4 Days" | "Last 7 Days" | "Last 15 Days" | "Last 30 Days" | "This Week" | "Previous Week" | "Previous 2 Weeks" | "This Month" | "Previous Month" | "This Year" | "Previous Year" | "This Fiscal Month" | "Previous Fiscal Month" | "This Fiscal Quarter" | "Previous Fiscal Quarter" | "This Fiscal Year" | "Previous Fiscal Year";
   /** '<domain> / <name>' entries separated by ';'; empty means every data view the caller can access. */
   dataViews?: string;
   /** Type codes separated by ';', case-insensitive; empty means every type. */
