@@ -139,3 +139,18 @@ export function fiscalPeriodName(p: FiscalPeriod, months: 1 | 3 | 12): string {
   if (months === 12) return `FY${p.year}`;
   return `FY${p.year} ${months === 3 ? 'Q' : 'M'}${p.index}`;
 }
+
+/**
+ * The fiscal period an anomaly of `type` starting on `day` names: its quarter for QOQ, its retail
+ * week for CW on a retail calendar (FY2025 W07), else the fiscal month of its start.
+ */
+export function fiscalLabel(f: FiscalCalendar, type: string, day: number): string {
+  const t = type.toUpperCase();
+  if (t === 'QOQ') return fiscalPeriodName(fiscalPeriodOf(f, day, 3), 3);
+  if (t === 'CW' && f.pattern) {
+    const year = fiscalYearOf(f, day);
+    const week = Math.floor((day - fiscalYearStart(f, year)) / 7) + 1;
+    return `FY${year} W${String(week).padStart(2, '0')}`;
+  }
+  return fiscalPeriodName(fiscalPeriodOf(f, day, 1), 1);
+}

@@ -51,6 +51,8 @@ export interface AnomalyRecord {
   members?: AnomalyRecord[];
   /** The incident the record belongs to (docs/incidents.md); null before the view's incidents were built. */
   incidentId?: number | null;
+  /** Only for a view with a fiscal calendar: the record's fiscal period (lib/calendar/fiscal.ts fiscalLabel). */
+  fiscalPeriod?: string;
   /** Only on an incident row (filter setting `incidents`): the incident, with its broad series and root causes. */
   incident?: AnomalyIncident;
   /** Feedback on the record's stable key (docs/feedback.md); null when none. Set by lib/anomalies/feedback.ts. */

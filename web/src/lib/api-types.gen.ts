@@ -887,6 +887,8 @@ export type FilterAnswerAnomaly = {
   members?: FilterAnswerAnomaly[];
   /** The incident the record belongs to (docs/incidents.md); null before the view's incidents were built. */
   incidentId?: number | null;
+  /** Only for a view with a fiscal calendar (analysis.fiscal): the fiscal period of the record, FY2025 Q1 for QOQ, FY2025 W07 for CW on a retail calendar, else the fiscal month of its start (FY2025 M2). */
+  fiscalPeriod?: string;
   incident?: FilterAnswerIncident;
   /** Only on GET /dataviews/{id}/incidents/{incidentId} for an id that a regrouping dissolved: the id asked for and every incident that now holds some of its records, most records first; the answer is the first of them (docs/incidents.md, "Reading them"). */
   movedFrom?: {
