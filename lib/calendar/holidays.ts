@@ -25,7 +25,12 @@ export interface HolidayDay {
 /** Holiday types that close or change business (observances such as Mother's Day do not). */
 const TYPES = new Set(['public', 'bank']);
 const BOTH = SUPPRESS_POSITIVE | SUPPRESS_NEGATIVE;
-const catalogue = new Holidays();
+let catalogue: Holidays | undefined;
+/** The library's catalogue of countries and states, made on first use (nothing is computed at import). */
+const countries = (): Holidays => {
+  catalogue ??= new Holidays();
+  return catalogue;
+};
 const instances = new Map<string, Holidays>();
 const years = new Map<string, Array<{ day: number; name: string }>>();
 
@@ -35,12 +40,12 @@ function regionKey(r: HolidayRegion): string {
 
 /** Countries the library knows, code → English name. */
 export function holidayCountries(): Record<string, string> {
-  return catalogue.getCountries('en') ?? {};
+  return countries().getCountries('en') ?? {};
 }
 
 /** States of a country the library knows, code → name ({} when it has none). */
 export function holidayStates(country: string): Record<string, string> {
-  return catalogue.getStates(country.toUpperCase()) ?? {};
+  return countries().getStates(country.toUpperCase()) ?? {};
 }
 
 /** Whether the library has holidays for the region (a known country, and a known state of it when given). */
