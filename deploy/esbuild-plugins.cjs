@@ -84,7 +84,10 @@ function noHolidaysInSystem() {
     setup(build) {
       const entries = [].concat(build.initialOptions.entryPoints ?? []).map(normalize);
       if (!entries.some((e) => NO_HOLIDAYS.has(e))) return;
-      build.onResolve({ filter: /^date-holidays$/ }, (args) => ({ path: args.path, namespace: 'no-holidays' }));
+      build.onResolve({ filter: /^date-holidays$/ }, (args) => ({
+        path: args.path,
+        namespace: 'no-holidays',
+      }));
       build.onLoad({ filter: /.*/, namespace: 'no-holidays' }, () => ({
         contents:
           "export default class Holidays { constructor() { throw new Error('The holiday library is not packaged with this function (deploy/esbuild-plugins.cjs)'); } }",
