@@ -56,5 +56,50 @@ function sourceDriversOnlyWhereUsed(serverless) {
   };
 }
 
-module.exports = (serverless) => [sourceDriversOnlyWhereUsed(serverless)];
+/**
+ * `moment-timezone-1970-2030`: the public-holiday library (date-holidays, lib/calendar/holidays.ts) reaches
+ * moment-timezone only to place equinox holidays in a country's zone; its full zone history is 0.7 MiB of
+ * every bundle that computes holidays. Its own build with the zones' rules of 1970-2030 (0.14 MiB) gives the
+ * same dates for those years (and the last rules after them).
+ */
+function momentTimezoneCompact() {
+  const compact = require.resolve('moment-timezone/builds/moment-timezone-with-data-1970-2030.js');
+  return {
+    name: 'moment-timezone-1970-2030',
+    setup(build) {
+      build.onResolve({ filter: /^moment-timezone$/ }, () => ({ path: compact }));
+    },
+  };
+}
+
+/**
+ * `no-holidays-in-system`: `system` reaches the holiday calendars (lib/calendar/holidays.ts) only through the
+ * route tables of the OpenAPI document and never computes a holiday; it gets a stub of the library (about
+ * 1.5 MiB), which fails only if it were ever used there (lib/calendar makes no instance at import).
+ */
+const NO_HOLIDAYS = new Set(['functions/http/system']);
+function noHolidaysInSystem() {
+  return {
+    name: 'no-holidays-in-system',
+    setup(build) {
+      const entries = [].concat(build.initialOptions.entryPoints ?? []).map(normalize);
+      if (!entries.some((e) => NO_HOLIDAYS.has(e))) return;
+      build.onResolve({ filter: /^date-holidays$/ }, (args) => ({
+        path: args.path,
+        namespace: 'no-holidays',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'no-holidays' }, () => ({
+        contents:
+          "export default class Holidays { constructor() { throw new Error('The holiday library is not packaged with this function (deploy/esbuild-plugins.cjs)'); } }",
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+module.exports = (serverless) => [
+  sourceDriversOnlyWhereUsed(serverless),
+  momentTimezoneCompact(),
+  noHolidaysInSystem(),
+];
 module.exports.DRIVER = DRIVER;

@@ -1,4 +1,6 @@
 /** Reads anomaly records of one deployed data view (all_anomalies joined with cat_map), pre-filtered in SQL. */
+import { toEpochDay } from '../calendar/days';
+import { fiscalLabel } from '../calendar/fiscal';
 import { type SQL, sql } from 'drizzle-orm';
 import { categoryColumn, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
@@ -87,6 +89,7 @@ function toRecord(view: ViewTarget, row: Row): AnomalyRecord {
     sin: num(row.sin),
     sim: num(row.sim),
     incidentId: num(row.incident_id),
+    ...(view.fiscal ? { fiscalPeriod: fiscalLabel(view.fiscal, row.type, toEpochDay(row.start_date)) } : {}),
     comments: [],
   };
 }

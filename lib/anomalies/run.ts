@@ -21,7 +21,8 @@ import type { Clock } from '../shared/clock';
 import { TooLargeError } from '../shared/errors';
 import { withFeedback } from './feedback';
 import { readComments } from '../comments/in-window';
-import { readableViews, resolveViews, type ViewTarget } from '../filters/data-views';
+import { readableViews, resolveViews, sharedFiscalCalendar, type ViewTarget } from '../filters/data-views';
+import { FISCAL_PRESETS } from '../filters/types';
 import { type ReadMode, readSpans, readViewAnomalies } from './query';
 
 export interface AnomalyDeps {
@@ -193,14 +194,23 @@ export async function runFilterDefinition(
       ? definition
       : { ...definition, hideDismissed: !options.showDismissed },
   );
-  const window = resolveTimeRange(settings.timeRange, deps.clock.now(), deps.timeZone, {
-    dateFrom: settings.dateFrom ?? undefined,
-    dateTo: settings.dateTo ?? undefined,
-  });
+  const custom = { dateFrom: settings.dateFrom ?? undefined, dateTo: settings.dateTo ?? undefined };
+  const fiscal = FISCAL_PRESETS[settings.timeRange] !== undefined;
+  // A fiscal time range is the views' fiscal period: resolved once the views are known.
+  let window = fiscal
+    ? undefined
+    : resolveTimeRange(settings.timeRange, deps.clock.now(), deps.timeZone, custom);
   const { targets, warnings } = resolveViews(
     await readableViews(deps.db, caller),
     settings.dataViews,
     strict,
+  );
+  window ??= resolveTimeRange(
+    settings.timeRange,
+    deps.clock.now(),
+    deps.timeZone,
+    custom,
+    sharedFiscalCalendar(targets),
   );
   warnings.push(...categoryWarnings(settings, targets));
   const mode = readMode(settings, deps.maxRecords ?? DEFAULT_MAX_RUN_RECORDS);

@@ -2,7 +2,7 @@
  * The engine's entry points: run every configured detector over one series (detectSeries) or over
  * a shard of series stored as one flat columnar block (detectShard).
  */
-import { alignCalendar, NO_DATA } from '../calendar/special-calendar';
+import { alignCalendar, NO_DATA, type SpecialCalendar } from '../calendar/special-calendar';
 import { ValidationError } from '../shared/errors';
 import { AnomalyColumns, type AnomalyOut } from './anomaly-columns';
 import { assembleAnomalies } from './assemble';
@@ -318,6 +318,7 @@ export function runDetector(
     ),
     weights: input.measureKind === 'ratio' ? input.weights : undefined,
     weightRef: input.measureKind === 'ratio' ? meanWeight(input, w.start, w.end) : 0,
+    fiscal: ctx.fiscal,
   };
   ws.flagged = true;
   const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
@@ -400,9 +401,10 @@ export function detectSeries(
   const resolved = resolveDetectors(detectors);
   const out: AnomalyDraft[] = [];
   const w = seriesWindow(input, ctx);
+  const own = ctx.seriesCalendar?.(input.seriesId) ?? ctx.calendar;
   const calendar =
-    ctx.calendar && resolved.some((d) => d.params.useSpecialDates)
-      ? alignCalendar(ctx.calendar, input.dayIndex0, input.values.length)
+    own && resolved.some((d) => d.params.useSpecialDates)
+      ? alignCalendar(own, input.dayIndex0, input.values.length)
       : null;
   ws.imputedFor = null;
   ws.sigmaFor = null;
@@ -439,10 +441,16 @@ export function detectShard(
   const resolved = resolveDetectors(detectors);
   const out = new AnomalyColumns();
   const n = shard.days;
-  const calendar =
-    ctx.calendar && resolved.some((d) => d.params.useSpecialDates)
-      ? alignCalendar(ctx.calendar, shard.dayIndex0, n)
-      : null;
+  const uses = resolved.some((d) => d.params.useSpecialDates);
+  const viewFlags = ctx.calendar && uses ? alignCalendar(ctx.calendar, shard.dayIndex0, n) : null;
+  const aligned = new Map<SpecialCalendar, Uint8Array>();
+  const flagsOf = (id: SeriesId): Uint8Array | null => {
+    const own = uses ? ctx.seriesCalendar?.(id) : undefined;
+    if (own === undefined) return viewFlags;
+    let f = aligned.get(own);
+    if (!f) aligned.set(own, (f = alignCalendar(own, shard.dayIndex0, n)));
+    return f;
+  };
   ws.ensure(n);
   const rows = shard.seriesIds.length;
   const row = (a: Float64Array | undefined, s: number) =>
@@ -463,6 +471,7 @@ export function detectShard(
     ws.sigmaFor = null;
     ws.maskFor = null;
     ws.levelFor = null;
+    const calendar = flagsOf(input.seriesId);
     for (const d of resolved) runDetector(input, d, ctx, w, calendar, ws, out);
   }
   return out;

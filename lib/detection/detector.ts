@@ -1,4 +1,5 @@
 /** The contract between the engine and one detector implementation. */
+import type { FiscalCalendar } from '../calendar/fiscal';
 import type { DetectorParamsByType, DetectorType } from './params';
 import type { AnomalyType } from './types';
 import type { Workspace } from './workspace';
@@ -41,6 +42,8 @@ export interface RunInput {
    */
   weights: Float64Array | undefined;
   weightRef: number;
+  /** The view's fiscal calendar: MOM, QOQ, MPY and CW compare its periods instead of calendar ones. */
+  fiscal?: FiscalCalendar;
 }
 
 export type RequiredInput = 'present' | 'parentValues' | 'peerChange' | 'cardinality';

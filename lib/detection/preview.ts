@@ -38,8 +38,8 @@ export function previewSeries(
   ws.ensure(n);
   ws.expectedEveryDay = true;
   const w = seriesWindow(input, ctx);
-  const calendar =
-    ctx.calendar && d.params.useSpecialDates ? alignCalendar(ctx.calendar, input.dayIndex0, n) : null;
+  const own = ctx.seriesCalendar?.(input.seriesId) ?? ctx.calendar;
+  const calendar = own && d.params.useSpecialDates ? alignCalendar(own, input.dayIndex0, n) : null;
   const anomalies: AnomalyDraft[] = [];
   const skipped = runDetector(input, d, ctx, w, calendar, ws, anomalies);
   const expected = new Float64Array(n).fill(Number.NaN);

@@ -1,4 +1,5 @@
 /** Shapes shared by the detection engine, its callers (process worker, preview) and the detectors. */
+import type { FiscalCalendar } from '../calendar/fiscal';
 import type { SpecialCalendar } from '../calendar/special-calendar';
 import type { MeasureKind } from './materiality';
 import type { DetectorParamsByType, DetectorType } from './params';
@@ -76,6 +77,13 @@ export interface DetectorConfig<T extends DetectorType = DetectorType> {
 export interface DetectionContext {
   /** Special dates of the data view; used by detectors with useSpecialDates. */
   calendar?: SpecialCalendar;
+  /**
+   * A series' own calendar where it has one (holidays of its country, joined with the view's special
+   * dates), used instead of `calendar`; same-calendar series share one object.
+   */
+  seriesCalendar?: (seriesId: SeriesId) => SpecialCalendar | undefined;
+  /** The view's fiscal calendar: the period detectors compare fiscal months, quarters and weeks. */
+  fiscal?: FiscalCalendar;
   /** Exclude the most recent N days from analysis. */
   ignoreLastNDays?: number;
   /** Report anomalies only in the last N analysed days; 0 or absent = whole history. */

@@ -1,4 +1,5 @@
 /** The data views a filter runs over: its `<domain> / <name>` entries resolved against the views the caller can see. */
+import type { FiscalCalendar } from '../calendar/fiscal';
 import type { Database } from '../db/database';
 import { readViews } from '../dataviews/scope';
 import type { Caller } from '../identity/caller';
@@ -17,6 +18,8 @@ export interface ViewInfo {
   schema: string | null;
   /** Category names of the definition, in definition order. */
   categories: string[];
+  /** The view's fiscal calendar (analysis.fiscal), when it has one. */
+  fiscal?: FiscalCalendar;
 }
 
 /** A deployed view the query reads. */
@@ -40,6 +43,7 @@ export async function readableViews(db: Database, caller: Caller): Promise<ViewI
       deployed: v.deployed && v.schemaName !== null,
       schema: v.schemaName,
       categories: (v.definition.categories ?? []).map((c) => c.name),
+      ...(v.definition.analysis?.fiscal ? { fiscal: v.definition.analysis.fiscal } : {}),
     }));
 }
 
@@ -85,4 +89,26 @@ export function resolveViews(
   }
   const targets = chosen.filter((v): v is ViewTarget => v.deployed && v.schema !== null);
   return { targets: targets.sort((a, b) => a.id - b.id), warnings };
+}
+
+/**
+ * The fiscal calendar the fiscal time ranges of a filter use: the one its views share (undefined: none
+ * has one, calendar periods). Views with different fiscal calendars are a 400 on timeRange.
+ */
+export function sharedFiscalCalendar(targets: readonly ViewInfo[]): FiscalCalendar | undefined {
+  const distinct = new Map<string, { fiscal: FiscalCalendar | undefined; views: string[] }>();
+  for (const v of targets) {
+    const key = JSON.stringify(v.fiscal ?? null);
+    const entry = distinct.get(key) ?? { fiscal: v.fiscal, views: [] };
+    entry.views.push(v.label);
+    distinct.set(key, entry);
+  }
+  if (distinct.size <= 1) return [...distinct.values()][0]?.fiscal;
+  const list = [...distinct.values()]
+    .map((e) => `${e.fiscal ? JSON.stringify(e.fiscal) : 'calendar periods'} (${e.views.join(', ')})`)
+    .join('; ');
+  throw ValidationError.field(
+    'timeRange',
+    `names fiscal periods, and the selected data views have different fiscal calendars: ${list}; choose data views of one fiscal calendar, or a calendar time range`,
+  );
 }

@@ -1,6 +1,8 @@
 /** Relative time range presets resolved to inclusive yyyy-MM-dd windows in the service time zone. */
 import { type FieldError, ValidationError } from '../shared/errors';
-import type { TimeRangePreset } from './types';
+import { fromEpochDay, toEpochDay } from '../calendar/days';
+import { type FiscalCalendar, fiscalPeriodOf } from '../calendar/fiscal';
+import { FISCAL_PRESETS, type TimeRangePreset } from './types';
 
 export interface DateWindow {
   dateFrom: string;
@@ -122,18 +124,31 @@ const LAST_N_DAYS: Partial<Record<TimeRangePreset, number>> = {
   'Last 30 Days': 30,
 };
 
+/** A fiscal preset's window: the fiscal period holding today (up to today), or the one before it (whole). */
+function fiscalWindow(today: string, fiscal: FiscalCalendar, months: 1 | 3 | 12, back: 0 | 1): DateWindow {
+  const day = toEpochDay(today);
+  const current = fiscalPeriodOf(fiscal, day, months);
+  if (back === 0) return { dateFrom: fromEpochDay(current.start), dateTo: today };
+  const previous = fiscalPeriodOf(fiscal, current.start - 1, months);
+  return { dateFrom: fromEpochDay(previous.start), dateTo: fromEpochDay(previous.end) };
+}
+
 /**
  * The inclusive window a preset names at `now`, in the service time zone (docs/filters.md, "Time range").
- * Last N Days ends yesterday (today is not loaded yet); This Week/Month/Year run up to today.
+ * Last N Days ends yesterday (today is not loaded yet); This Week/Month/Year run up to today. The fiscal
+ * presets use `fiscal` (the data views' fiscal calendar; none: calendar months, quarters and years).
  */
 export function resolveTimeRange(
   preset: TimeRangePreset,
   now: Date,
   timeZone: string,
   custom?: Partial<DateWindow> | null,
+  fiscal: FiscalCalendar = { startMonth: 1 },
 ): DateWindow {
   if (preset === 'Custom') return customWindow(custom ?? undefined);
   const today = localDate(now, timeZone);
+  const fiscalPreset = FISCAL_PRESETS[preset];
+  if (fiscalPreset) return fiscalWindow(today, fiscal, fiscalPreset.months, fiscalPreset.back);
   const yesterday = addDays(today, -1);
   const year = Number(today.slice(0, 4));
   const month = Number(today.slice(5, 7));

@@ -51,6 +51,8 @@ export interface AnomalyRecord {
   members?: AnomalyRecord[];
   /** The incident the record belongs to (docs/incidents.md); null before the view's incidents were built. */
   incidentId?: number | null;
+  /** Only for a view with a fiscal calendar: the record's fiscal period (lib/calendar/fiscal.ts fiscalLabel). */
+  fiscalPeriod?: string;
   /** Only on an incident row (filter setting `incidents`): the incident, with its broad series and root causes. */
   incident?: AnomalyIncident;
   /** Feedback on the record's stable key (docs/feedback.md); null when none. Set by lib/anomalies/feedback.ts. */
@@ -109,8 +111,25 @@ export const TIME_RANGE_PRESETS = [
   'Previous Month',
   'This Year',
   'Previous Year',
+  'This Fiscal Month',
+  'Previous Fiscal Month',
+  'This Fiscal Quarter',
+  'Previous Fiscal Quarter',
+  'This Fiscal Year',
+  'Previous Fiscal Year',
 ] as const;
 export type TimeRangePreset = (typeof TIME_RANGE_PRESETS)[number];
+
+/** The presets that name periods of the data views' fiscal calendar (analysis.fiscal). */
+export const FISCAL_PRESETS: Readonly<Partial<Record<TimeRangePreset, { months: 1 | 3 | 12; back: 0 | 1 }>>> =
+  {
+    'This Fiscal Month': { months: 1, back: 0 },
+    'Previous Fiscal Month': { months: 1, back: 1 },
+    'This Fiscal Quarter': { months: 3, back: 0 },
+    'Previous Fiscal Quarter': { months: 3, back: 1 },
+    'This Fiscal Year': { months: 12, back: 0 },
+    'Previous Fiscal Year': { months: 12, back: 1 },
+  };
 
 export const SORT_BY_VALUES = [
   'Duration',

@@ -3,7 +3,8 @@
  * (with their index in `analysis.detectors`, stored as `detector_index`), the special-date calendar
  * and the analysis window.
  */
-import { buildSpecialCalendar } from '../calendar/special-calendar';
+import { holidayCalendar, unionCalendars } from '../calendar/holidays';
+import { buildSpecialCalendar, type SpecialCalendar } from '../calendar/special-calendar';
 import { type ResolvedDetector, resolveDetectors } from '../detection/detect';
 import { engineParamNames } from '../detection/param-specs';
 import type { DetectorType } from '../detection/params';
@@ -46,6 +47,45 @@ export function peerWeeks(d: ResolvedDetector): number {
   return Math.max(1, Math.round(window / 7));
 }
 
+/** The view's own special dates, rules and periods over the epoch days fromDay..toDay, or undefined without any. */
+export function specialDatesCalendar(
+  analysis: Partial<DataViewAnalysis> | undefined,
+  fromDay: number,
+  toDay: number,
+): SpecialCalendar | undefined {
+  const a = analysis ?? {};
+  const listed =
+    (a.specialDates?.length ?? 0) + (a.recurringRules?.length ?? 0) + (a.specialPeriods?.length ?? 0) > 0;
+  return listed
+    ? buildSpecialCalendar(
+        { specialDates: a.specialDates, recurringRules: a.recurringRules, specialPeriods: a.specialPeriods },
+        fromDay,
+        toDay,
+      )
+    : undefined;
+}
+
+/**
+ * The view's calendar over fromDay..toDay: its special dates joined with the public holidays of
+ * `analysis.calendar` (a country, and its periods when switched on); undefined when it has neither.
+ */
+export function viewCalendar(
+  analysis: Partial<DataViewAnalysis> | undefined,
+  fromDay: number,
+  toDay: number,
+): SpecialCalendar | undefined {
+  const listed = specialDatesCalendar(analysis, fromDay, toDay);
+  const c = analysis?.calendar;
+  if (!c?.country) return listed;
+  const holidays = holidayCalendar(
+    { country: c.country, state: c.state },
+    fromDay,
+    toDay,
+    c.periods === true,
+  );
+  return listed ? unionCalendars(listed, holidays) : holidays;
+}
+
 /** Calendar and analysis window of the view over the epoch days dayIndex0 .. dayIndex0 + days - 1. */
 export function detectionContext(
   analysis: Partial<DataViewAnalysis> | undefined,
@@ -53,22 +93,11 @@ export function detectionContext(
   days: number,
 ): DetectionContext {
   const a = analysis ?? {};
-  const hasCalendar =
-    (a.specialDates?.length ?? 0) + (a.recurringRules?.length ?? 0) + (a.specialPeriods?.length ?? 0) > 0;
   return {
-    calendar: hasCalendar
-      ? buildSpecialCalendar(
-          {
-            specialDates: a.specialDates,
-            recurringRules: a.recurringRules,
-            specialPeriods: a.specialPeriods,
-          },
-          dayIndex0,
-          dayIndex0 + Math.max(0, days - 1),
-        )
-      : undefined,
+    calendar: viewCalendar(a, dayIndex0, dayIndex0 + Math.max(0, days - 1)),
     ignoreLastNDays: a.ignoreLastNDays ?? 0,
     scanInLastNDays: a.scanInLastNDays ?? 0,
+    ...(a.fiscal ? { fiscal: a.fiscal } : {}),
   };
 }
 

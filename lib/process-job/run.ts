@@ -7,7 +7,7 @@
  * next one is read). Incomplete trailing days (incomplete.ts) are left out of the analysis. The previous anomalies stay intact until that
  * commit; a failure or a load that commits meanwhile leaves them untouched.
  */
-import { alignCalendar } from '../calendar/special-calendar';
+import { alignCalendar, type SpecialCalendar } from '../calendar/special-calendar';
 import { fromEpochDay } from '../calendar/days';
 import type { Database } from '../db/database';
 import { Workspace } from '../detection/workspace';
@@ -18,7 +18,14 @@ import { publishStage } from './anomaly-publish';
 import { appendStage, createStage, dropStage, type Measure, stageRunIds } from './anomaly-store';
 import { INCOMPLETE_DEFAULTS, incompleteTrailingDays } from './incomplete';
 import { ensureBaselineTables, pruneBaselines, writeMixLinks, writeShardBaselines } from './baseline-store';
-import { CROSS_TYPES, detectionContext, replaceFromDay, viewDetectors } from './detectors';
+import {
+  CROSS_TYPES,
+  detectionContext,
+  replaceFromDay,
+  specialDatesCalendar,
+  viewDetectors,
+} from './detectors';
+import { readSeriesCalendars } from './holiday-calendars';
 import { mixLinks, planShards, readFingerprint, readLayout, type Shard } from './layout';
 import {
   countVaries,
@@ -117,6 +124,26 @@ export function shardSizeWithin(
   return Math.max(shardSize, Math.ceil(series / maxShards));
 }
 
+/** Gives `ctx` the series' own calendars when categories are marked `calendar` (holiday-calendars.ts). */
+async function addSeriesCalendars(
+  db: Database,
+  schema: string,
+  def: DataViewRecord['definition'],
+  layout: { dayIndex0: number; days: number },
+  ctx: ReturnType<typeof detectionContext>,
+): Promise<void> {
+  const fromDay = layout.dayIndex0;
+  const toDay = layout.dayIndex0 + layout.days - 1;
+  const calendars = await readSeriesCalendars(db, schema, {
+    categories: def.categories ?? [],
+    view: def.analysis?.calendar,
+    base: specialDatesCalendar(def.analysis, fromDay, toDay),
+    fromDay,
+    toDay,
+  });
+  if (calendars) ctx.seriesCalendar = (id) => calendars.get(Number(id));
+}
+
 /** What planRun finds in the data beyond the layout; a fanned-out run's shards take it from the coordinator's plan. */
 export type PlanFindings = Pick<RunPlan, 'incompleteDays' | 'measures'>;
 
@@ -138,6 +165,7 @@ export async function planRun(
   const layout = await readLayout(db, schema, def.categories ?? []);
   const ctx = detectionContext(def.analysis, layout.dayIndex0, layout.days);
   const active = layout.days > 0 && detectors.length > 0;
+  if (active) await addSeriesCalendars(db, schema, def, layout, ctx);
   const size = shardSizeWithin(layout.groups, shardSize, maxShards);
   let incompleteDays = 0;
   // The three looks at the data are independent: asked at once, the database answers them side by side.
@@ -211,7 +239,18 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
       ? undefined
       : (await readSeries(db, plan.source, [layout.rootId], layout, [rootMeasure]))[0];
   const calendarFlags = ctx.calendar ? alignCalendar(ctx.calendar, layout.dayIndex0, layout.days) : null;
+  const aligned = new Map<SpecialCalendar, Uint8Array>();
+  const seriesFlags = ctx.seriesCalendar
+    ? (id: number) => {
+        const own = ctx.seriesCalendar?.(id);
+        if (own === undefined) return calendarFlags;
+        let f = aligned.get(own);
+        if (!f) aligned.set(own, (f = alignCalendar(own, layout.dayIndex0, layout.days)));
+        return f;
+      }
+    : undefined;
   return {
+    seriesFlags,
     detectors:
       measure === 'value'
         ? plan.detectors

@@ -20,6 +20,8 @@ export interface RunSetup {
   ctx: DetectionContext;
   /** The view's special-day flags aligned with the block's days, or null without special dates. */
   calendarFlags: Uint8Array | null;
+  /** A series' own flags (its holidays joined with the view's special dates), when categories carry calendars. */
+  seriesFlags?: (seriesId: number) => Uint8Array | null;
   /** Per series: the days of its feedback (lib/feedback/exclusions.ts), kept out of baselines. */
   exclusions?: ReadonlyMap<number, SeriesExclusion>;
   /** The root series (all categories = all): the denominator of share %. */
@@ -140,6 +142,21 @@ function runWithFeedback(
   copy(plain, true);
 }
 
+/** A series' feedback exclusions joined with its own calendar instead of the view's. */
+function withOwnCalendar(
+  ex: SeriesExclusion,
+  flags: Uint8Array | null,
+  viewFlags: Uint8Array | null,
+): SeriesExclusion {
+  if (flags === viewFlags) return ex;
+  const join = (a: Uint8Array) => {
+    const out = new Uint8Array(a);
+    if (flags) for (let t = 0; t < out.length && t < flags.length; t++) out[t] |= flags[t];
+    return out;
+  };
+  return { ...ex, withCalendar: join(ex.alone), withCalendarUnconfirmed: join(ex.aloneUnconfirmed) };
+}
+
 /** Runs `d` and tags what it appended with its detector index. */
 function run(
   input: SeriesInput,
@@ -149,10 +166,10 @@ function run(
   out: ShardResult,
 ): void {
   const before = out.anomalies.length;
+  const flags = setup.seriesFlags ? setup.seriesFlags(Number(input.seriesId)) : setup.calendarFlags;
   const ex = setup.exclusions?.get(Number(input.seriesId));
-  if (ex === undefined)
-    runDetector(input, d.resolved, setup.ctx, w, setup.calendarFlags, setup.ws, out.anomalies);
-  else runWithFeedback(input, d, setup, w, ex, out.anomalies);
+  if (ex === undefined) runDetector(input, d.resolved, setup.ctx, w, flags, setup.ws, out.anomalies);
+  else runWithFeedback(input, d, setup, w, withOwnCalendar(ex, flags, setup.calendarFlags), out.anomalies);
   out.anomalies.tag(before, d.index);
 }
 

@@ -16,7 +16,8 @@ import { readView } from '../dataviews/scope';
 import { assertDeployed, type DataViewRecord } from '../dataviews/views';
 import { type Caller, requireAdmin } from '../identity/caller';
 import { NotFoundError, ValidationError } from '../shared/errors';
-import { detectionContext, engineConfig } from '../process-job/detectors';
+import { engineConfig } from '../process-job/detectors';
+import { seriesDetectionContext } from '../process-job/holiday-calendars';
 import { readLayout, type ViewLayout } from '../process-job/layout';
 import { readSeries, rowPresent, rowValues, seriesSource } from '../dataset/series-store';
 import { measureKindOf, totalLevelOf } from '../process-job/measure-kind';
@@ -187,7 +188,7 @@ export async function runPreview(
       cardinality: groupInput.cardinality,
     },
     resolved,
-    detectionContext(def.analysis, layout.dayIndex0, layout.days),
+    (await seriesDetectionContext(c.db, schema, def, series.id, layout.dayIndex0, layout.days)).ctx,
   );
   const present = rowPresent(block, own);
   let first = present.indexOf(1);

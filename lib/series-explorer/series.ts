@@ -10,7 +10,7 @@ import { calendarFlags, SUPPRESS_NEGATIVE, SUPPRESS_POSITIVE } from '../calendar
 import { readComments } from '../comments/in-window';
 import { commentMatches } from '../comments/matching';
 import { ident } from '../dataset/ddl';
-import { detectionContext } from '../process-job/detectors';
+import { type SeriesHoliday, seriesDetectionContext } from '../process-job/holiday-calendars';
 import { runPreview } from '../series-explorer/detector-preview';
 import type { PreviewReads } from './preview-group';
 import { type ChartDetector, chartDetector } from './chart-detector';
@@ -52,6 +52,8 @@ export interface ExplorerSeries {
   skipped: unknown;
   points: ExplorerPoint[];
   specialDates: Array<{ date: string; impact: 'both' | 'positive' | 'negative' }>;
+  /** The public holidays (and special-period days) of the series' calendar, by name: drawn on the chart. */
+  holidays: SeriesHoliday[];
   comments: AnomalyComment[];
   /** Every stored anomaly of the series, newest first. */
   anomalies: Array<Record<string, unknown>>;
@@ -99,9 +101,19 @@ export async function explorerSeries(
     };
   });
   const specialDates: ExplorerSeries['specialDates'] = [];
+  let holidays: ExplorerSeries['holidays'] = [];
   if (points.length) {
     const day0 = toEpochDay(points[0].date);
-    const ctx = detectionContext(view.definition.analysis, day0, points.length);
+    const own = await seriesDetectionContext(
+      c.db,
+      view.schema,
+      view.definition,
+      preview.seriesId,
+      day0,
+      points.length,
+    );
+    const ctx = own.ctx;
+    holidays = own.holidays;
     if (ctx.calendar) {
       for (let t = 0; t < points.length; t++) {
         const f = calendarFlags(ctx.calendar, day0 + t);
@@ -159,6 +171,7 @@ export async function explorerSeries(
     skipped: preview.skipped,
     points,
     specialDates,
+    holidays,
     comments,
     anomalies,
   };

@@ -66,7 +66,7 @@ export function anomalyLine(a: AnomalyRecord, indent = '', ofIncident = false): 
     `${indent}- ${anomalyCitation(a.id)} ${ofIncident ? `root cause ${cats(a.categories)} (its own figures; SIN of the broad series)` : `${a.dataView} | ${cats(a.categories)}`} | ` +
       `${a.measure === 'count' ? 'count' : 'value'} | ` +
       `${a.types && a.types.length > 1 && !ofIncident ? `types ${a.types.join('+')} (figures of ${a.type})` : `type ${a.type}`} | ${a.result} | ` +
-      `${a.startDate}..${a.endDate} (${a.duration} d) | actual ${num(a.actualValue)} vs expected ${num(a.predictedValue)} | ` +
+      `${a.startDate}..${a.endDate} (${a.duration} d)${a.fiscalPeriod ? ` fiscal ${a.fiscalPeriod}` : ''} | actual ${num(a.actualValue)} vs expected ${num(a.predictedValue)} | ` +
       `change ${num(a.change)} (${num(a.changePct, 1)} %) | share ${num(a.sharePct, 1)} % | recurrence ${a.recurrence ?? 'n/a'} | ` +
       `SIN ${num(a.sin, 3)} SIM ${num(a.sim, 3)}`,
   ];

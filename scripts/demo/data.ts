@@ -99,7 +99,8 @@ function holidayFactor(t: number, country: string, channel: string): number {
   if (['12-25', '12-26', '01-01'].includes(md)) return store ? 0.08 : 0.6;
   if (md === '12-24') return store ? 0.55 : 0.8;
   const e = easter(year);
-  if (t === e + DAY || t === e - 2 * DAY) return store ? 0.3 : 0.9;
+  // Easter Monday everywhere; Good Friday is a public holiday in Czechia and Germany, not in Austria.
+  if (t === e + DAY || (t === e - 2 * DAY && country !== 'Austria')) return store ? 0.3 : 0.9;
   if (NATIONAL_DAYS[country]?.includes(md)) return store ? 0.4 : 1.05;
   return 1;
 }

@@ -1,21 +1,8 @@
 /** The demo data view: daily revenue of the demo store chain, loaded every morning, with a set of detectors. */
 
-import { blackFriday, easter, NATIONAL_DAYS } from './data';
+import { blackFriday } from './data';
 
 export const DEMO_CONNECTOR = 'demo_pgsql';
-
-/** Good Friday and Easter Monday of the years the demo data can cover. */
-function easterDays(): Array<{ date: string; impact: string }> {
-  const year = new Date().getUTCFullYear();
-  const days: Array<{ date: string; impact: string }> = [];
-  for (let y = year - 4; y <= year + 1; y++)
-    for (const offset of [-2, 1])
-      days.push({
-        date: new Date(easter(y) + offset * 86_400_000).toISOString().slice(0, 10),
-        impact: 'negative',
-      });
-  return days;
-}
 
 /** The Black Friday week (the Friday and three days either side) of the years the demo data can cover: sales rise. */
 function blackFridayDays(): Array<{ date: string; impact: string }> {
@@ -62,7 +49,9 @@ export const demoDefinition = {
     ].join('\n'),
   },
   categories: [
-    { name: 'country', label: 'Country' },
+    // Each country's series knows its own public holidays (Czech 17 November, German 3 October, …);
+    // the chain writes Czechia, whose holiday-library name is Czech Republic.
+    { name: 'country', label: 'Country', calendar: 'country', calendarCodes: { Czechia: 'CZ' } },
     { name: 'region', label: 'Region', parent: 'country' },
     { name: 'city', label: 'City', parent: 'region' },
     { name: 'channel', label: 'Sales channel' },
@@ -89,16 +78,10 @@ export const demoDefinition = {
       { type: 'mix' },
       { type: 'cardinality' },
     ],
-    // The holidays the data has, as an admin would list them: stores close or nearly so (negative impact);
-    // the Black Friday week sells more (positive).
-    specialDates: [...easterDays(), ...blackFridayDays()],
+    // Public holidays come from each country's calendar (the categories above); the Black Friday week
+    // sells more (positive), which no calendar knows.
+    specialDates: blackFridayDays(),
     recurringRules: [],
-    specialPeriods: [
-      { start: '12.24', end: '12.26', impact: 'negative' },
-      { start: '01.01', end: '01.01', impact: 'negative' },
-      ...[...new Set(Object.values(NATIONAL_DAYS).flat())]
-        .sort()
-        .map((md) => ({ start: md.replace('-', '.'), end: md.replace('-', '.'), impact: 'negative' })),
-    ],
+    specialPeriods: [],
   },
 };

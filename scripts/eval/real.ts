@@ -7,6 +7,7 @@
 import { buildSpecialCalendar } from '../../lib/calendar/special-calendar';
 import { epochDayToYyyymmdd, fromEpochDay, toEpochDay } from '../../lib/calendar/days';
 import { detectSeries, resolveDetectors } from '../../lib/detection/detect';
+import { viewCalendar } from '../../lib/process-job/detectors';
 import type { DetectorType } from '../../lib/detection/params';
 import { type Dataset, holidaySpecialDates, PEDESTRIAN_COLLAPSE } from './datasets';
 import {
@@ -46,6 +47,8 @@ export interface Variant {
   name: string;
   /** Holidays configured as special dates (impact both) with useSpecialDates on every detector. */
   specialDates: boolean;
+  /** No listed dates: the country's public-holiday calendar (analysis.calendar), e.g. US. */
+  calendar?: string;
 }
 
 export function variantsOf(ds: Dataset): Variant[] {
@@ -53,13 +56,17 @@ export function variantsOf(ds: Dataset): Variant[] {
     return [
       { name: 'without special dates', specialDates: false },
       { name: 'holidays as special dates', specialDates: true },
+      { name: 'calendar: {country: US}, no listed dates', specialDates: false, calendar: 'US' },
     ];
   return [{ name: 'defaults', specialDates: false }];
 }
 
 /** The detector configs of a run: params {} (definition defaults), useSpecialDates when the variant says so. */
 export function detectorConfigs(types: readonly DetectorType[], variant: Variant) {
-  return types.map((type) => ({ type, params: variant.specialDates ? { useSpecialDates: true } : {} }));
+  return types.map((type) => ({
+    type,
+    params: variant.specialDates || variant.calendar ? { useSpecialDates: true } : {},
+  }));
 }
 
 /** Anomalies per detector code from the engine in process (fast mode). */
@@ -69,7 +76,10 @@ export function runEngine(ds: Dataset, variant: Variant, types = REAL_DETECTORS)
   const n = s.values.length;
   const calendar = variant.specialDates
     ? buildSpecialCalendar({ specialDates: holidaySpecialDates(ds.labels) }, s.day0, s.day0 + n - 1)
-    : undefined;
+    : variant.calendar
+      ? // As the process job builds it from the definition.
+        viewCalendar({ calendar: { country: variant.calendar, periods: false } }, s.day0, s.day0 + n - 1)
+      : undefined;
   const out = new Map<string, Span[]>();
   for (const d of detectors) out.set(d.impl.code, []);
   const drafts = detectSeries(
@@ -97,7 +107,8 @@ export async function runService(
   variant: Variant,
   types = REAL_DETECTORS,
 ): Promise<Map<string, Span[]>> {
-  const name = `${ds.series.name}${variant.specialDates ? '_special' : ''}`.toLowerCase();
+  const name =
+    `${ds.series.name}${variant.specialDates ? '_special' : variant.calendar ? '_calendar' : ''}`.toLowerCase();
   const rows = ds.series.rows;
   await writeSourceTable(env.source, {
     name,
@@ -110,7 +121,11 @@ export async function runService(
     categories: [{ name: 'series' }],
     countExpr: '1',
     detectors: detectorConfigs(types, variant),
-    analysis: variant.specialDates ? { specialDates: holidaySpecialDates(ds.labels) } : {},
+    analysis: variant.specialDates
+      ? { specialDates: holidaySpecialDates(ds.labels) }
+      : variant.calendar
+        ? { calendar: { country: variant.calendar, periods: false } }
+        : {},
   });
   await loadAndProcess(env, viewId);
   const out = new Map<string, Span[]>();
@@ -275,7 +290,7 @@ export function evaluateDataset(ds: Dataset, variant: Variant, byType: Map<strin
       r.extra['holidays alarmed'] =
         r.score.windows === 0 ? 'n/a' : `${((r.score.windowsHit / r.score.windows) * 100).toFixed(1)} %`;
     }
-    if (!variant.specialDates) {
+    if (!variant.specialDates && !variant.calendar) {
       const p = union.score.precision ?? 0;
       const rc = union.score.recall ?? 0;
       checks.push({
@@ -287,7 +302,9 @@ export function evaluateDataset(ds: Dataset, variant: Variant, byType: Map<strin
     } else {
       const share = union.score.windows === 0 ? 0 : union.score.windowsHit / union.score.windows;
       checks.push({
-        name: 'holidays alarmed with holidays as special dates (union)',
+        name: variant.calendar
+          ? `holidays alarmed with calendar: {country: ${variant.calendar}} and no listed dates (union)`
+          : 'holidays alarmed with holidays as special dates (union)',
         target: '≤ 5 %',
         value: `${(share * 100).toFixed(1)} % (${union.score.windowsHit}/${union.score.windows})`,
         pass: share <= 0.05,

@@ -5,6 +5,7 @@
  * with their range. The service still validates with the plain schema plus the semantic checks;
  * this one only adds what those checks know, from the same table.
  */
+import { holidayCountries, holidayStates } from '../../calendar/holidays';
 import type { ParamSpec } from '../../detection/param-specs';
 import { DETECTOR_MODES, DETECTOR_PARAM_SPECS, DETECTOR_TYPES, type DetectorType } from './detector-params';
 import { dataviewSchema } from './schema';
@@ -83,6 +84,32 @@ function detectorItem(base: Schema): Schema {
   };
 }
 
+/** Values the editor proposes, each with its meaning, while any other text stays valid (names are accepted too). */
+function proposals(values: Record<string, string>): Schema[] {
+  return [
+    ...Object.entries(values).map(([code, name]) => ({ const: code, description: name })),
+    { type: ['string', 'null'] },
+  ];
+}
+
+/** analysis.calendar with the holiday library's country codes, and each country's state codes once it is written. */
+function calendarSchema(base: Schema): Schema {
+  const props = base.properties as Record<string, Schema>;
+  const countries = holidayCountries();
+  const withStates = Object.keys(countries)
+    .map((code) => [code, holidayStates(code)] as const)
+    .filter(([, states]) => Object.keys(states).length > 0);
+  return {
+    ...base,
+    properties: { ...props, country: { ...props.country, anyOf: proposals(countries) } },
+    allOf: withStates.map(([code, states]) => ({
+      if: { properties: { country: { const: code } }, required: ['country'] },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword, not a thenable
+      then: { properties: { state: { ...props.state, anyOf: proposals(states) } } },
+    })),
+  };
+}
+
 let cached: Schema | undefined;
 
 /** GET /dataviews/definition-schema: the definition schema with every detector's params spelt out. */
@@ -92,6 +119,7 @@ export function editorSchema(): Schema {
   const analysis = schema.properties.analysis as { properties: Record<string, Schema> };
   const detectors = analysis.properties.detectors as { items: Schema };
   detectors.items = detectorItem(detectors.items);
+  analysis.properties.calendar = calendarSchema(analysis.properties.calendar);
   cached = schema;
   return schema;
 }

@@ -1,4 +1,6 @@
 /** The validated data view definition (Fact JSON, schemaVersion 3) with every default applied. */
+import type { FiscalCalendar } from '../../calendar/fiscal';
+import type { ViewCalendar } from './calendar-checks';
 import type { DetectorConfig } from './detector-params';
 import type { RecurringRule, SpecialDate, SpecialPeriod } from './special-dates';
 
@@ -37,6 +39,10 @@ export interface DataViewCategory {
   name: string;
   label: string;
   parent?: string;
+  /** The values are countries (or states): each series uses its own holidays (see ViewCalendar). */
+  calendar?: 'country' | 'state';
+  /** Values mapped to country or state codes where the value is neither a code nor a known name. */
+  calendarCodes?: Record<string, string>;
 }
 
 /** A measure detection can analyse: the value column, the count column, or value ÷ count per day. */
@@ -58,6 +64,10 @@ export interface DataViewAnalysis {
   specialDates: SpecialDate[];
   recurringRules: RecurringRule[];
   specialPeriods: SpecialPeriod[];
+  /** Public holidays of a country (and state), codes of the holiday library; unset: none. */
+  calendar?: ViewCalendar;
+  /** The fiscal calendar the period detectors, filters and summaries use; unset: calendar periods. */
+  fiscal?: FiscalCalendar;
 }
 
 /**
@@ -78,5 +88,7 @@ export interface DefinitionContext {
   connectorExists: (name: string) => boolean;
 }
 
+export type { FiscalCalendar } from '../../calendar/fiscal';
+export type { ViewCalendar } from './calendar-checks';
 export type { DetectorConfig, DetectorMode, DetectorParams, DetectorType } from './detector-params';
 export type { Impact, RecurringRule, SpecialCalendar, SpecialDate, SpecialPeriod } from './special-dates';

@@ -1,5 +1,6 @@
 /** Validation of a data view definition: JSON Schema, then every semantic rule, then the typed result. */
 import { type FieldError, ValidationError } from '../../shared/errors';
+import { checkCategoryCalendars, checkViewCalendar, fiscalOf, type ViewCalendar } from './calendar-checks';
 import { checkDetectors } from './detector-checks';
 import type { DetectorConfig } from './detector-params';
 import { dataviewSchema, schemaErrors } from './schema';
@@ -46,13 +47,19 @@ export function validateDefinition(doc: unknown, ctx: DefinitionContext): DataVi
   errors.push(...detectors.errors);
   const calendar = checkSpecialDates(analysis, 'analysis');
   errors.push(...calendar.errors);
+  const holidays = checkViewCalendar(analysis.calendar, 'analysis.calendar');
+  errors.push(...holidays.errors);
+  errors.push(...checkCategoryCalendars(doc.categories, holidays.calendar?.country));
 
   if (errors.length > 0) throw invalid(errors);
+  const fiscal = fiscalOf(analysis.fiscal);
   const { specialDates, recurringRules, specialPeriods } = calendar;
   return build(doc as unknown as RawDefinition, detectors.detectors, {
     specialDates,
     recurringRules,
     specialPeriods,
+    ...(holidays.calendar ? { calendar: holidays.calendar } : {}),
+    ...(fiscal ? { fiscal } : {}),
   });
 }
 
@@ -75,7 +82,13 @@ interface RawDefinition {
     valueColumn: string;
     loadQuery: string;
   };
-  categories: Array<{ name: string; label: string; parent?: string | null }>;
+  categories: Array<{
+    name: string;
+    label: string;
+    parent?: string | null;
+    calendar?: 'country' | 'state' | null;
+    calendarCodes?: Record<string, string> | null;
+  }>;
   analysis?: Record<string, unknown>;
 }
 
@@ -91,7 +104,10 @@ function present<T extends Record<string, unknown>>(obj: T): T {
 function build(
   doc: RawDefinition,
   detectors: DetectorConfig[],
-  calendar: Pick<DataViewDefinition['analysis'], 'specialDates' | 'recurringRules' | 'specialPeriods'>,
+  calendar: Pick<DataViewDefinition['analysis'], 'specialDates' | 'recurringRules' | 'specialPeriods'> & {
+    calendar?: ViewCalendar;
+    fiscal?: DataViewDefinition['analysis']['fiscal'];
+  },
 ): DataViewDefinition {
   const { metadata: m, source: s } = doc;
   const analysis = doc.analysis ?? {};
@@ -118,7 +134,17 @@ function build(
       allowEmptyLoad: (s.allowEmptyLoad as unknown as boolean | undefined) ?? undefined,
     }),
     categories: doc.categories.map(
-      (c) => present({ name: c.name, label: c.label, parent: c.parent }) as DataViewCategory,
+      (c) =>
+        present({
+          name: c.name,
+          label: c.label,
+          parent: c.parent,
+          calendar: c.calendar,
+          calendarCodes:
+            c.calendar && c.calendarCodes && Object.keys(c.calendarCodes).length
+              ? c.calendarCodes
+              : undefined,
+        }) as DataViewCategory,
     ),
     analysis: {
       fillGapMethod: (analysis.fillGapMethod ??

@@ -4,6 +4,7 @@
  * weekdays of the current period, so day count and weekday mix are normalised.
  */
 import { civilFromDays, daysFromCivil } from '../../calendar/days';
+import { type FiscalCalendar, fiscalBounds } from '../../calendar/fiscal';
 import type { DetectorImpl, RunInput } from '../detector';
 import { classifyPct, logRatio, weekdayOf } from '../kernels';
 import type { PeriodParams } from '../params';
@@ -163,25 +164,39 @@ function weekBounds(dayIndex0: number, n: number, out: Int32Array): number {
 interface Layout {
   dayIndex0: number;
   n: number;
+  fiscal: FiscalCalendar | undefined;
   count: number;
   bounds: Int32Array;
 }
 
 const layouts = new Map<number, Layout>();
 
-/** Period starts for `months`-month periods (0: Monday-to-Sunday weeks), computed once per layout. */
-function periodBounds(dayIndex0: number, n: number, months: number): Layout {
+/**
+ * Period starts for `months`-month periods (0: weeks, Monday to Sunday), computed once per layout;
+ * with a fiscal calendar its months, quarters and weeks (lib/calendar/fiscal.ts).
+ */
+function periodBounds(input: RunInput, months: 0 | 1 | 3): Layout {
+  const dayIndex0 = input.dayIndex0;
+  const n = input.x.length;
+  const fiscal = input.fiscal;
   let l = layouts.get(months);
   if (l === undefined) {
-    l = { dayIndex0: Number.NaN, n: -1, count: 0, bounds: new Int32Array(0) };
+    l = { dayIndex0: Number.NaN, n: -1, fiscal: undefined, count: 0, bounds: new Int32Array(0) };
     layouts.set(months, l);
   }
-  if (l.dayIndex0 !== dayIndex0 || l.n !== n) {
+  if (l.dayIndex0 !== dayIndex0 || l.n !== n || l.fiscal !== fiscal) {
     const need = Math.ceil(n / 7) + 8;
     if (l.bounds.length < need) l.bounds = new Int32Array(need);
-    l.count = months === 0 ? weekBounds(dayIndex0, n, l.bounds) : monthBounds(dayIndex0, n, months, l.bounds);
+    if (fiscal !== undefined) {
+      const b = fiscalBounds(fiscal, dayIndex0, n, months);
+      l.bounds.set(b);
+      l.count = b.length;
+    } else
+      l.count =
+        months === 0 ? weekBounds(dayIndex0, n, l.bounds) : monthBounds(dayIndex0, n, months, l.bounds);
     l.dayIndex0 = dayIndex0;
     l.n = n;
+    l.fiscal = fiscal;
   }
   return l;
 }
@@ -631,15 +646,7 @@ export const mom: DetectorImpl<'mom'> = {
   aggregate: true,
   minHistory: () => 45,
   run: (input, p, ws) => {
-    return comparePeriods(
-      input,
-      p,
-      ws,
-      periodBounds(input.dayIndex0, input.x.length, 1),
-      1,
-      false,
-      PER_YEAR.mom,
-    );
+    return comparePeriods(input, p, ws, periodBounds(input, 1), 1, false, PER_YEAR.mom);
   },
 };
 
@@ -649,15 +656,7 @@ export const qoq: DetectorImpl<'qoq'> = {
   aggregate: true,
   minHistory: () => 135,
   run: (input, p, ws) => {
-    return comparePeriods(
-      input,
-      p,
-      ws,
-      periodBounds(input.dayIndex0, input.x.length, 3),
-      1,
-      false,
-      PER_YEAR.qoq,
-    );
+    return comparePeriods(input, p, ws, periodBounds(input, 3), 1, false, PER_YEAR.qoq);
   },
 };
 
@@ -667,15 +666,7 @@ export const mpy: DetectorImpl<'mpy'> = {
   aggregate: true,
   minHistory: () => 380,
   run: (input, p, ws) => {
-    return comparePeriods(
-      input,
-      p,
-      ws,
-      periodBounds(input.dayIndex0, input.x.length, 1),
-      12,
-      true,
-      PER_YEAR.mpy,
-    );
+    return comparePeriods(input, p, ws, periodBounds(input, 1), 12, true, PER_YEAR.mpy);
   },
 };
 
@@ -685,7 +676,7 @@ export const cw: DetectorImpl<'cw'> = {
   aggregate: true,
   minHistory: () => 35,
   run: (input, p, ws) => {
-    const layout = periodBounds(input.dayIndex0, input.x.length, 0);
+    const layout = periodBounds(input, 0);
     // A ratio's weeks are sums per event: the general path weighs them.
     return input.special === null && input.weights === undefined
       ? compareWeeksPlain(input, p, ws, layout, PER_YEAR.cw)

@@ -475,6 +475,12 @@ export type Dataview = {
     label: string;
     /** Name of another category. */
     parent?: string | null;
+    /** The values of this category are countries (or states): each series uses the public holidays of its own country (state); an aggregate over several uses the holidays that apply to most of its volume. */
+    calendar?: "country" | "state" | null;
+    /** Values of the category mapped to country or state codes where the value is neither a code nor a name the service knows (Czechia: CZ, Bavaria: DE-BY). */
+    calendarCodes?: {
+      [key: string]: string;
+    } | null;
   }>;
   analysis?: {
     fillGapMethod?: "zero" | "linear" | "previous";
@@ -500,6 +506,24 @@ export type Dataview = {
       end: DataviewMonthDay;
       impact?: DataviewImpact;
     }>;
+    /** Public holidays of a country (and state), computed by the service: they act as special dates (impact both) in every year of the view. With categories marked `calendar`, each series uses its own country's or state's holidays instead, and this country is the fallback for state values without one. */
+    calendar?: {
+      /** ISO 3166-1 code (AT, DE, US) or English name of the country. */
+      country?: string | null;
+      /** Code (BY for Bavaria, 9 for Vienna) or name of a state of the country; its own holidays are added. */
+      state?: string | null;
+      /** Also treat the days around holidays as special: Christmas Eve to the first working day after New Year, and bridge days (the Monday before a Tuesday holiday, the Friday after a Thursday one). */
+      periods?: boolean | null;
+    } | null;
+    /** The view's fiscal calendar: MOM, QOQ, MPY and CW compare fiscal months, quarters and weeks, and summaries and CSV name fiscal periods. A fiscal year is named by the calendar year it starts in. */
+    fiscal?: {
+      /** Month (1-12) in which the fiscal year starts (4: April to March). */
+      startMonth?: number | null;
+      /** Retail calendar of whole weeks: each quarter has months of 4, 4 and 5 weeks in the pattern's order. The year starts on the weekStart day nearest to the 1st of startMonth, so it has 52 weeks or 53; the 53rd joins its last month. Unset: fiscal months are calendar months. */
+      pattern?: "4-4-5" | "4-5-4" | "5-4-4" | null;
+      /** First day of a retail week (with a pattern; CW then compares these weeks). */
+      weekStart?: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday" | null;
+    } | null;
   };
 };
 
@@ -689,6 +713,14 @@ export type ExplorerSeries = {
     date: string;
     impact: "both" | "positive" | "negative";
   }>;
+  /** Public holidays (and special-period days) of the series' calendar, by name (analysis.calendar, or the categories marked calendar). */
+  holidays: Array<{
+    date: string;
+    name: string;
+    kind: "holiday" | "period";
+    /** Country or country-state code: AT, DE-BY. */
+    region: string;
+  }>;
   comments: AnomalyComment[];
   /** Every stored anomaly of the series, newest first */
   anomalies: StoredAnomaly[];
@@ -741,7 +773,7 @@ export type FilterOptionalDate = CommonDate | null;
 export type Filter = {
   name: string;
   comment?: string;
-  timeRange?: "Custom" | "Yesterday" | "Last 2 Days" | "Last 4 Days" | "Last 7 Days" | "Last 15 Days" | "Last 30 Days" | "This Week" | "Previous Week" | "Previous 2 Weeks" | "This Month" | "Previous Month" | "This Year" | "Previous Year";
+  timeRange?: "Custom" | "Yesterday" | "Last 2 Days" | "Last 4 Days" | "Last 7 Days" | "Last 15 Days" | "Last 30 Days" | "This Week" | "Previous Week" | "Previous 2 Weeks" | "This Month" | "Previous Month" | "This Year" | "Previous Year" | "This Fiscal Month" | "Previous Fiscal Month" | "This Fiscal Quarter" | "Previous Fiscal Quarter" | "This Fiscal Year" | "Previous Fiscal Year";
   /** '<domain> / <name>' entries separated by ';'; empty means every data view the caller can access. */
   dataViews?: string;
   /** Type codes separated by ';', case-insensitive; empty means every type. */
@@ -855,6 +887,8 @@ export type FilterAnswerAnomaly = {
   members?: FilterAnswerAnomaly[];
   /** The incident the record belongs to (docs/incidents.md); null before the view's incidents were built. */
   incidentId?: number | null;
+  /** Only for a view with a fiscal calendar (analysis.fiscal): the fiscal period of the record, FY2025 Q1 for QOQ, FY2025 W07 for CW on a retail calendar, else the fiscal month of its start (FY2025 M2). */
+  fiscalPeriod?: string;
   incident?: FilterAnswerIncident;
   /** Only on GET /dataviews/{id}/incidents/{incidentId} for an id that a regrouping dissolved: the id asked for and every incident that now holds some of its records, most records first; the answer is the first of them (docs/incidents.md, "Reading them"). */
   movedFrom?: {

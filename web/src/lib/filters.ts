@@ -21,6 +21,12 @@ export const TIME_RANGES = [
   'Previous Month',
   'This Year',
   'Previous Year',
+  'This Fiscal Month',
+  'Previous Fiscal Month',
+  'This Fiscal Quarter',
+  'Previous Fiscal Quarter',
+  'This Fiscal Year',
+  'Previous Fiscal Year',
 ];
 
 export const SORT_BY = [

@@ -22,6 +22,8 @@ type Schema = {
   properties?: Record<string, Schema>;
   items?: Schema;
   allOf?: Array<{ if?: Schema; then?: Schema }>;
+  /** Proposed values (`const` with its meaning) beside free text: country and state codes. */
+  anyOf?: Schema[];
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
@@ -113,7 +115,9 @@ function applied(s: Schema, data: unknown): Schema {
     const cond = branch.if?.properties ?? {};
     const holds = Object.entries(cond).every(([k, c]) => {
       const v = (data as Record<string, unknown> | null)?.[k];
-      return c.const === undefined || (typeof v === 'string' && v.toLowerCase() === c.const);
+      return (
+        c.const === undefined || (typeof v === 'string' && v.toLowerCase() === String(c.const).toLowerCase())
+      );
     });
     if (holds && branch.then?.properties)
       out = { ...out, properties: { ...out.properties, ...branch.then.properties } };
@@ -188,7 +192,7 @@ export function keyOptions(root: object, lines: readonly string[], row: number, 
     });
 }
 
-/** The values `key` at `row` takes: its enum (or booleans), the default first. */
+/** The values `key` at `row` takes: its enum (or booleans, or proposed codes), the default first. */
 export function valueOptions(
   root: object,
   lines: readonly string[],
@@ -196,13 +200,31 @@ export function valueOptions(
   before: string,
   key: string,
 ): string[] {
+  return valueOptionsWithInfo(root, lines, row, before, key).map((o) => o.label);
+}
+
+/** valueOptions with the meaning of each proposed value where the schema gives one (a country's name). */
+export function valueOptionsWithInfo(
+  root: object,
+  lines: readonly string[],
+  row: number,
+  before: string,
+  key: string,
+): Array<{ label: string; info?: string }> {
   const path = pathAt(lines, row, before);
   const s = schemaAt(root as Schema, [...path, key], dataAt(lines, row));
   if (!s) return [];
-  const values = s.enum ? s.enum.map(String) : s.type === 'boolean' ? ['true', 'false'] : [];
-  if (s.default !== undefined && typeof s.default !== 'object') {
+  const proposed = (s.anyOf ?? [])
+    .filter((a) => a.const !== undefined)
+    .map((a) => ({ label: String(a.const), info: a.description }));
+  const values = s.enum
+    ? s.enum.filter((v) => v !== null).map((v) => ({ label: String(v) }))
+    : s.type === 'boolean' || (Array.isArray(s.type) && s.type.includes('boolean'))
+      ? [{ label: 'true' }, { label: 'false' }]
+      : proposed;
+  if (s.default !== undefined && s.default !== null && typeof s.default !== 'object') {
     const d = String(s.default);
-    return [d, ...values.filter((v) => v !== d)];
+    return [{ label: d }, ...values.filter((v) => v.label !== d)];
   }
   return values;
 }
@@ -233,12 +255,18 @@ export function definitionCompletion(schemaOf: (ctx: CompletionContext) => objec
     }
     const value = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*):\s+([\w.-]*)$/.exec(before);
     if (!value) return null;
-    const options = valueOptions(schema, lines, row, value[1], value[2]);
+    const options = valueOptionsWithInfo(schema, lines, row, value[1], value[2]);
     if (options.length === 0) return null;
     return {
       from: ctx.pos - value[3].length,
       validFor: /^[\w.-]*$/,
-      options: options.map((label, i) => ({ label, type: 'enum', detail: i === 0 ? 'default' : undefined })),
+      options: options.map((o, i) => ({
+        label: o.label,
+        type: 'enum',
+        detail:
+          o.info ??
+          (i === 0 && o.info === undefined && options.every((x) => !x.info) ? 'default' : undefined),
+      })),
     };
   };
 }

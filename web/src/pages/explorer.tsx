@@ -156,6 +156,7 @@ function SeriesPanel({
     [data, activeId],
   );
   const specialDates = useMemo(() => (data?.specialDates ?? []).map((d) => d.date), [data]);
+  const holidays = useMemo(() => (data?.holidays ?? []).map((h) => h.date), [data]);
   const comments = useMemo(
     () => (data?.comments ?? []).map((c) => ({ dateFrom: c.dateFrom, dateTo: c.dateTo, text: c.text })),
     [data],
@@ -235,6 +236,7 @@ function SeriesPanel({
             points={data.points}
             windows={windows}
             specialDates={specialDates}
+            holidays={holidays}
             comments={comments}
             from={state.from}
             to={state.to}
@@ -278,6 +280,14 @@ function SeriesNotes({ data }: { data: SeriesAnswer }) {
             ))}
           </ul>
         </div>
+      )}
+      {(data.holidays ?? []).length > 0 && (
+        <details className="holidays">
+          <summary>Holidays ({data.holidays.length}), marked green at the foot of the chart</summary>
+          <p className="muted special-list">
+            {data.holidays.map((h) => `${h.date} ${h.name} (${h.region})`).join(', ')}
+          </p>
+        </details>
       )}
       {data.specialDates.length > 0 && (
         // Dotted lines on the chart; the list (every year of the series) stays folded until asked for.

@@ -35,6 +35,8 @@ interface Props {
   points: ChartPoint[];
   windows: ChartWindow[];
   specialDates: string[];
+  /** Public holidays of the series' calendar: a green mark at the foot of the chart, named in its tooltip list. */
+  holidays?: string[];
   comments: ChartMarker[];
   /** Visible dates (inclusive); undefined shows the whole series. */
   from?: string;
@@ -54,12 +56,22 @@ function css(name: string, fallback: string): string {
   return v || fallback;
 }
 
-export function UPlotChart({ points, windows, specialDates, comments, from, to, onRange, label }: Props) {
+export function UPlotChart({
+  points,
+  windows,
+  specialDates,
+  holidays = [],
+  comments,
+  from,
+  to,
+  onRange,
+  label,
+}: Props) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   // Hooks read the latest props through refs; the plot is rebuilt only when the data changes.
-  const extras = useRef({ windows, specialDates, comments });
-  extras.current = { windows, specialDates, comments };
+  const extras = useRef({ windows, specialDates, holidays, comments });
+  extras.current = { windows, specialDates, holidays, comments };
   const report = useRef(onRange);
   report.current = onRange;
   const quiet = useRef(false);
@@ -165,6 +177,19 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
               ctx.stroke();
             }
             ctx.setLineDash([]);
+            ctx.fillStyle = '#2e7d32';
+            for (const d of extras.current.holidays) {
+              const x = u.valToPos(toSec(d), 'x', true);
+              if (x < bbox.left || x > bbox.left + bbox.width) continue;
+              const s = 5 * px;
+              const y = bbox.top + bbox.height;
+              ctx.beginPath();
+              ctx.moveTo(x - s, y);
+              ctx.lineTo(x + s, y);
+              ctx.lineTo(x, y - 1.6 * s);
+              ctx.closePath();
+              ctx.fill();
+            }
             ctx.fillStyle = '#1f4f99';
             for (const c of extras.current.comments) {
               const x = u.valToPos(toSec(c.dateFrom), 'x', true);
@@ -227,7 +252,7 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the overlay inputs are read through a ref
   useEffect(() => {
     plot.current?.redraw(false);
-  }, [windows, specialDates, comments]);
+  }, [windows, specialDates, holidays, comments]);
 
   const move = (kind: 'left' | 'right' | 'in' | 'out' | 'all') => {
     const u = plot.current;
@@ -283,6 +308,7 @@ export function UPlotChart({ points, windows, specialDates, comments, from, to, 
           <span className="key window-pos">Anomaly (rise)</span>
         )}
         {specialDates.length > 0 && <span className="key special">Special date</span>}
+        {holidays.length > 0 && <span className="key holiday">Holiday</span>}
         {comments.length > 0 && <span className="key comment">Comment</span>}
       </figcaption>
     </figure>
