@@ -10,10 +10,12 @@ import type {
   AnomalyMeasure,
   AnomalyRecord,
   AnomalyResult,
+  News,
   SelectionSettings,
   SortBy,
 } from '../filters/types';
 import type { ViewTarget } from '../filters/data-views';
+import { newsOf, welcomeMoves } from '../filters/news';
 import { categoryColumns, orderBy, whereClause } from './sql-parts';
 import { setOwn } from '../shared/own';
 
@@ -91,7 +93,21 @@ function toRecord(view: ViewTarget, row: Row): AnomalyRecord {
     incidentId: num(row.incident_id),
     ...(view.fiscal ? { fiscalPeriod: fiscalLabel(view.fiscal, row.type, toEpochDay(row.start_date)) } : {}),
     comments: [],
+    ...newsField(view, row),
   };
+}
+
+function newsField(view: ViewTarget, row: Row): { news?: News } {
+  const news = newsOf(view.badWhen ?? {}, row.measure ?? 'value', row.result);
+  return news === undefined ? {} : { news };
+}
+
+/** ` AND NOT (…)` leaving out the view's welcome moves (good news for their measure), or nothing. */
+function notWelcome(view: ViewTarget): SQL {
+  const moves = welcomeMoves(view.badWhen ?? {});
+  if (moves.length === 0) return sql``;
+  const one = moves.map((m) => sql`(COALESCE(a.measure, 'value') = ${m.measure} AND a.result = ${m.result})`);
+  return sql` AND NOT (${sql.join(one, sql` OR `)})`;
 }
 
 /** What a read needs to know of a view's anomalies before it reads them. */
@@ -159,9 +175,10 @@ export async function readViewAnomalies(
   const span = spanOf?.span ?? null;
   if (span === null) return [];
   const selected = whereClause(view.schema, window, settings, categories, addDays(window.dateFrom, -span));
-  const where = settings.hideDismissed
+  const shown = settings.hideDismissed
     ? sql`${selected} AND ${notDismissedCondition(view.id, spanOf?.incidents ? view.schema : undefined)}`
     : selected;
+  const where = settings.hideWelcome ? sql`${shown}${notWelcome(view)}` : shown;
   const catColumns = view.categories.length
     ? sql.raw(view.categories.map((name, i) => `, m.${categoryColumn(name)} AS c${i}`).join(''))
     : sql``;

@@ -3,6 +3,7 @@ import type { FiscalCalendar } from '../calendar/fiscal';
 import type { Database } from '../db/database';
 import { readViews } from '../dataviews/scope';
 import type { Caller } from '../identity/caller';
+import { type BadDirections, badDirectionsOf } from './news';
 import type { DataViewRef } from './types';
 import { ValidationError } from '../shared/errors';
 
@@ -20,6 +21,8 @@ export interface ViewInfo {
   categories: string[];
   /** The view's fiscal calendar (analysis.fiscal), when it has one. */
   fiscal?: FiscalCalendar;
+  /** The measures' bad directions (analysis.measureProperties); empty when every measure is bad both ways. */
+  badWhen?: BadDirections;
 }
 
 /** A deployed view the query reads. */
@@ -44,6 +47,7 @@ export async function readableViews(db: Database, caller: Caller): Promise<ViewI
       schema: v.schemaName,
       categories: (v.definition.categories ?? []).map((c) => c.name),
       ...(v.definition.analysis?.fiscal ? { fiscal: v.definition.analysis.fiscal } : {}),
+      badWhen: badDirectionsOf(v.definition.analysis?.measureProperties),
     }));
 }
 

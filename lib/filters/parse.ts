@@ -261,6 +261,8 @@ export function parseFilterSettings(body: Partial<FilterDefinition>): FilterSett
     mergeEvents: body.mergeEvents ?? false,
     incidents: body.incidents ?? false,
     hideDismissed: body.hideDismissed ?? false,
+    // On by default: only views whose measures name a bad direction have welcome moves to hide.
+    hideWelcome: body.hideWelcome ?? true,
   };
   orThrow({ value: null, errors });
   return settings;

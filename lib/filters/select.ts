@@ -18,7 +18,8 @@ function abs(v: number | null): number | null {
 }
 
 /**
- * Anomalies that satisfy the filter: type (case-insensitive), result sign, measure, every category constraint,
+ * Anomalies that satisfy the filter: type (case-insensitive), result sign, measure, not a welcome move (with
+ * hideWelcome; records carry their `news`), every category constraint,
  * and the inclusive numeric bounds (change and change % by magnitude). Input order is kept.
  */
 export function applyFilter(
@@ -36,6 +37,7 @@ export function applyFilter(
     if (types && !types.has(a.type.toLowerCase())) return false;
     if (results && !results.has(a.result)) return false;
     if (measures && !measures.has(a.measure ?? 'value')) return false;
+    if (settings.hideWelcome && a.news === 'good') return false;
     for (const [name, value] of constraints) if (ownValue(a.categories, name) !== value) return false;
     return (
       inBound(a.recurrence, recurrence) &&

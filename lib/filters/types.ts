@@ -3,6 +3,9 @@ import type { WindowComment } from '../comments/in-window';
 
 export type AnomalyResult = 'Positive' | 'Negative';
 
+/** A move is good or bad news for its measure (docs/filters.md, "Welcome moves"). */
+export type News = 'good' | 'bad';
+
 /** The measure an anomaly is on: the view's value column or its count column (the spec's "anomaly variable"). */
 export type AnomalyMeasure = 'value' | 'count' | 'ratio';
 export const ANOMALY_MEASURES: readonly AnomalyMeasure[] = ['value', 'count', 'ratio'];
@@ -55,6 +58,11 @@ export interface AnomalyRecord {
   fiscalPeriod?: string;
   /** Only on an incident row (filter setting `incidents`): the incident, with its broad series and root causes. */
   incident?: AnomalyIncident;
+  /**
+   * Whether the move is good or bad news for its measure (the view's `measureProperties.<measure>.badWhen`);
+   * absent when the measure is bad news both ways.
+   */
+  news?: News;
   /** Feedback on the record's stable key (docs/feedback.md); null when none. Set by lib/anomalies/feedback.ts. */
   feedback?: import('../feedback/types').RecordFeedback | null;
   /**
@@ -183,6 +191,8 @@ export interface FilterDefinition {
   incidents?: boolean;
   /** Leave out records marked expected or not an anomaly (docs/feedback.md); default off. */
   hideDismissed?: boolean;
+  /** Leave out welcome moves (good news for the measure's badWhen); default on. */
+  hideWelcome?: boolean;
   /** Only with timeRange Custom (then required). */
   dateFrom?: string | null;
   dateTo?: string | null;
@@ -217,6 +227,8 @@ export interface SelectionSettings {
   sharePct: NumericBound;
   /** Leave out records marked expected or not an anomaly (docs/feedback.md). */
   hideDismissed?: boolean;
+  /** Leave out welcome moves: good news for the measure's badWhen (lib/filters/news.ts). */
+  hideWelcome?: boolean;
 }
 
 export interface RankSettings {

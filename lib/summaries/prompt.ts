@@ -56,6 +56,9 @@ function feedbackLine(a: AnomalyRecord, indent: string): string | undefined {
   return `${indent}feedback by ${a.feedback.email}: ${label}${note}`;
 }
 
+/** ` (good news)` / ` (bad news)` when the record's measure has a bad direction, else nothing. */
+const newsText = (a: AnomalyRecord) => (a.news ? ` (${a.news} news)` : '');
+
 /**
  * One record with its comments and feedback. `ofIncident`: the record is an incident row: its categories
  * and figures are its first root cause's, its type, SIN and SIM those of the incident's strongest record
@@ -65,7 +68,7 @@ export function anomalyLine(a: AnomalyRecord, indent = '', ofIncident = false): 
   const lines = [
     `${indent}- ${anomalyCitation(a.id)} ${ofIncident ? `root cause ${cats(a.categories)} (its own figures; SIN of the broad series)` : `${a.dataView} | ${cats(a.categories)}`} | ` +
       `${a.measure === 'count' ? 'count' : 'value'} | ` +
-      `${a.types && a.types.length > 1 && !ofIncident ? `types ${a.types.join('+')} (figures of ${a.type})` : `type ${a.type}`} | ${a.result} | ` +
+      `${a.types && a.types.length > 1 && !ofIncident ? `types ${a.types.join('+')} (figures of ${a.type})` : `type ${a.type}`} | ${a.result}${newsText(a)} | ` +
       `${a.startDate}..${a.endDate} (${a.duration} d)${a.fiscalPeriod ? ` fiscal ${a.fiscalPeriod}` : ''} | actual ${num(a.actualValue)} vs expected ${num(a.predictedValue)} | ` +
       `change ${num(a.change)} (${num(a.changePct, 1)} %) | share ${num(a.sharePct, 1)} % | recurrence ${a.recurrence ?? 'n/a'} | ` +
       `SIN ${num(a.sin, 3)} SIM ${num(a.sim, 3)}`,
@@ -144,7 +147,7 @@ function eventsOf(
       incident: {
         ref: { dataViewId: a.dataViewId, incidentId: value.id },
         dataView: a.dataView,
-        result: a.result,
+        result: `${a.result}${newsText(a)}`,
         value,
       },
       records: [a],
@@ -176,7 +179,8 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     '"the broad series itself" means every part moved alike. Totals are over the window. Speak of a root cause by its own',
     'change and of the broad series as context ("Prague web +221 %, all of Czechia\'s +30 %"). The records of an incident follow it.',
     'Fields of a record: measure (value, or count: the number of items behind the value), type (for one event flagged by',
-    'several detectors, every type, with the figures of the strongest), result (Positive = above expectation), dates,',
+    'several detectors, every type, with the figures of the strongest), result (Positive = above expectation; "good news"',
+    'or "bad news" when the data view says which direction of the measure is bad: say which it is), dates,',
     'actual vs expected value, change, share of the total of that measure, recurrence (earlier anomalies of this type,',
     'series and measure within 365 days), SIN and SIM (significance; higher matters more).',
     'Every sentence about an event cites its incident exactly as its line below starts ([incident <data view>:<id>]);',

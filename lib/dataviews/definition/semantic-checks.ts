@@ -145,17 +145,21 @@ export function checkAnalysisWindow(analysis: unknown): FieldError[] {
 
 /** Checks `analysis.measures`: count and ratio need the view's count column. */
 export function checkMeasures(analysis: Record<string, unknown>, source: unknown): FieldError[] {
-  const measures = analysis.measures;
-  if (!Array.isArray(measures)) return [];
   const count = isRecord(source) ? source.countColumn : undefined;
   if (typeof count === 'string' && count.trim() !== '') return [];
+  const errors: FieldError[] = [];
+  const props = analysis.measureProperties;
+  if (isRecord(props))
+    for (const m of ['count', 'ratio'])
+      if (props[m] !== undefined && props[m] !== null)
+        errors.push({ path: `analysis.measureProperties.${m}`, message: `${m} needs source.countColumn` });
+  const measures = analysis.measures;
+  if (!Array.isArray(measures)) return errors;
   const needing = measures.filter((m) => m === 'count' || m === 'ratio');
-  return needing.length === 0
-    ? []
-    : [
-        {
-          path: 'analysis.measures',
-          message: `${needing.join(' and ')} ${needing.length > 1 ? 'need' : 'needs'} source.countColumn`,
-        },
-      ];
+  if (needing.length > 0)
+    errors.unshift({
+      path: 'analysis.measures',
+      message: `${needing.join(' and ')} ${needing.length > 1 ? 'need' : 'needs'} source.countColumn`,
+    });
+  return errors;
 }

@@ -48,6 +48,17 @@ export interface DataViewCategory {
 /** A measure detection can analyse: the value column, the count column, or value ÷ count per day. */
 export type AnalysedMeasure = 'value' | 'count' | 'ratio';
 
+/** The direction of a measure that is bad news (docs/dataview-definition.md, "Measure properties"). */
+export type BadWhen = 'fall' | 'rise' | 'both';
+/** ratio: zero means none, changes in percent; interval: an arbitrary zero, changes in noise units. */
+export type MeasureScale = 'ratio' | 'interval';
+
+export interface MeasureProperty {
+  badWhen?: BadWhen;
+  /** Unset: interval when the view total's values cross zero, else ratio. */
+  scale?: MeasureScale;
+}
+
 export interface DataViewAnalysis {
   fillGapMethod: FillGapMethod;
   /**
@@ -57,6 +68,8 @@ export interface DataViewAnalysis {
   measures?: AnalysedMeasure[];
   /** The ratio's name where records are shown; unset: `<valueColumn> per <countColumn>`. */
   ratioLabel?: string;
+  /** Per measure: the direction that is bad news and the scale; unset entries are left out. */
+  measureProperties?: Partial<Record<AnalysedMeasure, MeasureProperty>>;
   ignoreLastNDays: number;
   /** 0 means the whole history. */
   scanInLastNDays: number;

@@ -6,7 +6,7 @@ import type { DetectorConfig } from './detector-params';
 import { dataviewSchema, schemaErrors } from './schema';
 import { checkAnalysisWindow, checkCategories, checkMeasures, checkSource } from './semantic-checks';
 import { checkSpecialDates } from './special-dates';
-import type { DataViewCategory, DataViewDefinition, DefinitionContext } from './types';
+import type { DataViewCategory, DataViewDefinition, DefinitionContext, MeasureProperty } from './types';
 import { isRecord } from './util';
 
 export { lockedFieldsChanged } from './locked-fields';
@@ -101,6 +101,19 @@ function present<T extends Record<string, unknown>>(obj: T): T {
   ) as T;
 }
 
+/** The measure properties without null entries; undefined when none is set. */
+function measurePropertiesOf(raw: unknown): DataViewDefinition['analysis']['measureProperties'] {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const out: NonNullable<DataViewDefinition['analysis']['measureProperties']> = {};
+  for (const m of ['value', 'count', 'ratio'] as const) {
+    const p = (raw as Record<string, Record<string, unknown> | null | undefined>)[m];
+    if (!p) continue;
+    const kept = present({ badWhen: p.badWhen, scale: p.scale }) as MeasureProperty;
+    if (Object.keys(kept).length > 0) out[m] = kept;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 function build(
   doc: RawDefinition,
   detectors: DetectorConfig[],
@@ -154,6 +167,7 @@ function build(
       ...present({
         measures: analysis.measures as DataViewDefinition['analysis']['measures'],
         ratioLabel: typeof analysis.ratioLabel === 'string' ? analysis.ratioLabel.trim() : undefined,
+        measureProperties: measurePropertiesOf(analysis.measureProperties),
       }),
       detectors,
       ...calendar,

@@ -72,6 +72,14 @@ export function RankingFields({ v, set, num, err }: Props) {
             />{' '}
             Hide anomalies marked expected or not an anomaly
           </label>
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={v.hideWelcome ?? true}
+              onChange={(e) => set('hideWelcome', e.target.checked)}
+            />{' '}
+            Hide welcome moves (good news for a measure whose bad direction the data view names)
+          </label>
         </div>
       </fieldset>
 

@@ -1,6 +1,7 @@
 /** Filter results: the anomaly table (each row opens its chart and comments) and the aggregates table. */
 import { Fragment, type ReactNode, useState } from 'react';
 import { categoriesText, fmt, pct } from '../lib/format';
+import { newsTitle, resultTone } from '../lib/news';
 import type { Aggregate, Anomaly, FilterRun } from '../lib/types';
 import { AnomalyDetail } from './anomaly-detail';
 import { FeedbackBadge } from './feedback-form';
@@ -95,7 +96,11 @@ const COLUMNS: Column[] = [
   {
     label: 'Result',
     compact: true,
-    cell: (a) => <Badge tone={a.result === 'Positive' ? 'pos' : 'neg'}>{a.result}</Badge>,
+    cell: (a) => (
+      <Badge tone={resultTone(a)} title={newsTitle(a)}>
+        {a.result}
+      </Badge>
+    ),
   },
   { label: 'SIN', num: true, compact: true, sortKey: 'sin', cell: (a) => fmt(a.sin) },
   { label: 'SIM', num: true, optional: true, sortKey: 'sim', cell: (a) => fmt(a.sim) },

@@ -418,6 +418,13 @@ export type DataViewSummary = {
   updatedAt: string;
 };
 
+export type DataviewMeasureProperty = {
+  /** The direction that is bad news: fall (revenue), rise (complaints) or both (the default). Alerts and filters with hideWelcome leave out the other direction's moves. */
+  badWhen?: "fall" | "rise" | "both" | null;
+  /** ratio (the default): zero means none, changes are judged in percent. interval: the zero is arbitrary (a temperature, a score, a balance), changes are judged in the series' own noise units, never in percent. Unset: interval when the view total's values cross zero. */
+  scale?: "ratio" | "interval" | null;
+} | null;
+
 export type DataviewIdentifier = string;
 
 export type DataviewIsoDate = string;
@@ -489,6 +496,12 @@ export type Dataview = {
     scanInLastNDays?: number;
     /** The measures analysed: value (the valueColumn), count (the countColumn) and ratio (value ÷ count per day, the average per event). Unset: value, and count and ratio when the count varies. */
     measures?: Array<"value" | "count" | "ratio"> | null;
+    /** What each measure's moves mean: which direction is bad news (badWhen) and whether its zero is arbitrary (scale). */
+    measureProperties?: {
+      value?: DataviewMeasureProperty;
+      count?: DataviewMeasureProperty;
+      ratio?: DataviewMeasureProperty;
+    } | null;
     /** How the ratio is named where records are shown (for example average order value). Unset: <valueColumn> per <countColumn>. */
     ratioLabel?: string | null;
     detectors?: Array<{
@@ -789,6 +802,8 @@ export type Filter = {
   incidents?: boolean;
   /** Leave out records whose feedback is 'expected' or 'not-anomaly' (and records of the same series and measure inside a 'not-anomaly' window); docs/feedback.md. */
   hideDismissed?: boolean;
+  /** Leave out welcome moves: records whose direction is good news for their measure (a rise of a measure whose analysis.measureProperties badWhen is fall, a fall of one whose badWhen is rise). On when not given; a view whose measures are bad news both ways has no welcome moves. Alerts follow the filter. */
+  hideWelcome?: boolean;
   sortBy?: "Duration" | "Date" | "SIN" | "SIM" | "Anomaly Value" | "Predicted Value" | "Change" | "Change %" | "Change Cum" | "Category Share %";
   limit?: number;
   isAggregated?: boolean;
@@ -895,6 +910,8 @@ export type FilterAnswerAnomaly = {
     incidentId: number;
     movedTo: number[];
   };
+  /** Whether the move is good or bad news for its measure (the view's analysis.measureProperties badWhen); absent when the measure is bad news both ways. */
+  news?: "good" | "bad";
   /** Feedback on the record's stable key (docs/feedback.md); null when none. */
   feedback?: null | {
     id: number;
@@ -1031,6 +1048,7 @@ export type FilterRecord = {
   mergeEvents: boolean;
   incidents?: boolean;
   hideDismissed?: boolean;
+  hideWelcome?: boolean;
   dateFrom?: string | null;
   dateTo?: string | null;
   id: number;

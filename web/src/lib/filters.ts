@@ -78,6 +78,8 @@ export const NEW_FILTER: FilterSettings = {
   mergeEvents: true,
   // Rows marked expected or not an anomaly are hidden (the API's default is to list them).
   hideDismissed: true,
+  // Welcome moves (good news for a measure with a bad direction) are left out, as the API does.
+  hideWelcome: true,
   // And one row per incident, its root cause named (docs/incidents.md); the API's default is off too.
   incidents: true,
 };

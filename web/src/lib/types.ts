@@ -81,6 +81,8 @@ export interface FilterSettings {
   mergeEvents: FilterField<'mergeEvents'>;
   /** Leave out records marked expected or not an anomaly (docs/feedback.md). */
   hideDismissed?: FilterField<'hideDismissed'>;
+  /** Leave out welcome moves: good news for a measure whose data view names its bad direction. */
+  hideWelcome?: FilterField<'hideWelcome'>;
   /** One row per incident, its categories the root cause (docs/incidents.md). */
   incidents?: FilterField<'incidents'>;
 }
