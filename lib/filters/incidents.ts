@@ -71,6 +71,8 @@ export function incidentOf(i: Incident, like?: Categories): AnomalyIncident {
       changePct: c.changePct,
       ...explainsOf(c, i.broad),
       broad: c.broad,
+      ...(c.effect ? { effect: c.effect } : {}),
+      ...(c.mixOf ? { mixOf: c.mixOf } : {}),
     })),
   };
 }

@@ -101,7 +101,15 @@ export interface AnomalyIncident {
    * row's own figures are the first's. `explainsPct` is within 0..100; `explainsNote` says why when the
    * raw share was not (lib/filters/explains.ts).
    */
-  rootCauses: Array<AnomalyCombination & { explainsPct: number; explainsNote?: string; broad: boolean }>;
+  rootCauses: Array<
+    AnomalyCombination & {
+      explainsPct: number;
+      explainsNote?: string;
+      broad: boolean;
+      effect?: 'rate' | 'mix';
+      mixOf?: string;
+    }
+  >;
 }
 
 export const TIME_RANGE_PRESETS = [

@@ -58,24 +58,31 @@ export function assertLeafBudget(
   ]);
 }
 
-/** The leaves' changes over `spec`, read `batchCells` values at a time (expectations not yet scaled). */
-export async function batchedLeafChanges(
+/**
+ * The leaves' changes over `spec`, read `batchCells` values at a time (expectations not yet scaled);
+ * `changesOf` turns a batch's leaves into what is kept of them (a ratio's: ratio-contributions.ts ratioLeaves).
+ */
+export async function batchedLeafChanges<T = LeafChange>(
   db: Database,
   source: SeriesSource,
   read: LeafRead,
   spec: Omit<WindowSpec, 'expectedTotal'>,
   batchCells: number,
-): Promise<LeafChange[]> {
+  changesOf: (leaves: LeafDays[], spec: WindowSpec) => T[] = leafChanges as unknown as (
+    leaves: LeafDays[],
+    spec: WindowSpec,
+  ) => T[],
+): Promise<T[]> {
   const days = spec.end - spec.from + 1;
   const size = Math.max(1, Math.floor(batchCells / (days * read.measures.length)));
-  const out: LeafChange[] = [];
+  const out: T[] = [];
   for (let b = 0; b < read.ids.length; b += size) {
     const ids = read.ids.slice(b, b + size);
     const blocks = await readSeries(db, source, ids, { dayIndex0: spec.from, days }, read.measures, {
       windowOnly: true,
     });
     const leaves = ids.map((_, k) => read.toLeaf(blocks, k, read.codes[b + k]));
-    for (const change of leafChanges(leaves, spec)) out.push(change);
+    for (const change of changesOf(leaves, spec)) out.push(change);
   }
   return out;
 }

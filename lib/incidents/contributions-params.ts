@@ -14,7 +14,8 @@ export interface ContributionsRequest {
   categories: Record<string, string>;
   from: string;
   to: string;
-  measure: SeriesMeasure;
+  /** ratio: value per event, its change split into rate and mix effects (lib/incidents/ratio-contributions.ts). */
+  measure: SeriesMeasure | 'ratio';
   weeks: number;
   limit: number;
 }
@@ -39,7 +40,7 @@ function intIn(value: string | undefined, name: string, fallback: number, max: n
 
 /**
  * The request from the query string: `categories` as `name=value;name=value` (names ignoring case; left
- * out or empty: the view's total), `from`, `to`, `measure` (value | count), `weeks` (baseline weeks,
+ * out or empty: the view's total), `from`, `to`, `measure` (value | count | ratio), `weeks` (baseline weeks,
  * default 4), `limit` (values per dimension, default 10). Each bad parameter is a 400 naming it.
  */
 export function parseContributionsQuery(
@@ -70,8 +71,8 @@ export function parseContributionsQuery(
   if (days > MAX_WINDOW_DAYS)
     throw ValidationError.field('to', `the window may span at most ${MAX_WINDOW_DAYS} days, got ${days}`);
   const m = query.measure === undefined || query.measure === '' ? 'value' : query.measure;
-  if (m !== 'value' && m !== 'count')
-    throw ValidationError.field('measure', `must be value or count, got '${m.slice(0, 40)}'`);
+  if (m !== 'value' && m !== 'count' && m !== 'ratio')
+    throw ValidationError.field('measure', `must be value, count or ratio, got '${m.slice(0, 40)}'`);
   return {
     categories,
     from,

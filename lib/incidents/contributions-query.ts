@@ -9,12 +9,25 @@
 import { sql } from 'drizzle-orm';
 import { fromEpochDay, toEpochDay } from '../calendar/days';
 import { ident } from '../dataset/ddl';
-import { seriesSource, type SeriesMeasure } from '../dataset/series-store';
+import { type SeriesBlock, seriesSource, type SeriesMeasure } from '../dataset/series-store';
 import type { Database } from '../db/database';
 import { readDeployedView } from '../dataviews/scope';
 import { type Caller, requireRead } from '../identity/caller';
 import { ValidationError } from '../shared/errors';
-import { CONTRIBUTION_DEFAULTS, type ContributionValue, contributions } from './contributions';
+import {
+  CONTRIBUTION_DEFAULTS,
+  type Contributions,
+  type ContributionValue,
+  contributions,
+} from './contributions';
+import {
+  type RatioCause,
+  type RatioContributions,
+  type RatioLeaf,
+  ratioContributions,
+  ratioLeaves,
+  scaledToRatio,
+} from './ratio-contributions';
 import { type ContributionsRequest, parseContributionsQuery } from './contributions-params';
 import { ownBaseline } from './grouping';
 import { contains, isLeaf } from './lattice';
@@ -22,6 +35,7 @@ import { assertLeafBudget, batchedLeafChanges, CONTRIBUTION_READS } from './cont
 import { historyDays, type LeafDays, scaleExpected } from './leaf-window';
 import { latticeOf } from './step';
 import { cachedCatalog, hasIncidents, type SeriesCatalog } from './store';
+import type { LeafChange } from './root-cause';
 import type { Categories } from './types';
 import { ownValue } from '../shared/own';
 
@@ -39,6 +53,16 @@ export interface ContributionValueAnswer {
   shareBefore: number;
   shareDuring: number;
   surprise: number;
+  /** measure=ratio: the part of the series' change that is this value's rate change at the old mix. */
+  rateEffect?: number;
+  /** measure=ratio: the part that is the shift of its share of the events. */
+  mixEffect?: number;
+}
+
+/** measure=ratio: the split of a change into rate and mix effects (lib/incidents/rate-mix.ts). */
+interface Effects {
+  rateEffect?: number;
+  mixEffect?: number;
 }
 
 export interface ContributionsAnswer {
@@ -46,7 +70,7 @@ export interface ContributionsAnswer {
   dataView: string;
   seriesId: number;
   categories: Categories;
-  measure: SeriesMeasure;
+  measure: SeriesMeasure | 'ratio';
   from: string;
   to: string;
   days: number;
@@ -62,18 +86,42 @@ export interface ContributionsAnswer {
   expected: number;
   change: number;
   changePct: number | null;
+  rateEffect?: number;
+  mixEffect?: number;
   /** Leaves under the series that were read. */
   leaves: number;
-  dimensions: Array<{
-    name: string;
-    label: string;
-    surprise: number;
-    count: number;
-    values: ContributionValueAnswer[];
-  }>;
+  dimensions: Array<
+    {
+      name: string;
+      label: string;
+      surprise: number;
+      count: number;
+      values: ContributionValueAnswer[];
+    } & Effects
+  >;
   explanation: {
     broad: boolean;
-    causes: Array<Omit<ContributionValueAnswer, 'value' | 'shareBefore' | 'shareDuring' | 'surprise'>>;
+    causes: Array<
+      Omit<ContributionValueAnswer, 'value' | 'shareBefore' | 'shareDuring' | 'surprise'> & {
+        effect?: 'rate' | 'mix';
+        mixOf?: string;
+      }
+    >;
+  };
+}
+
+/** A ratio's rate and mix effects, when the figures have them (measure=ratio). */
+function effectsOf(x: object): Effects {
+  const e = x as { rateEffect?: number; mixEffect?: number };
+  return e.rateEffect === undefined ? {} : { rateEffect: e.rateEffect, mixEffect: e.mixEffect };
+}
+
+/** A ratio cause's kind: its rate moved, or the mix moved (and of which category). */
+function ratioCauseOf(x: object): { effect?: 'rate' | 'mix'; mixOf?: string } {
+  const c = x as Partial<RatioCause>;
+  return {
+    ...(c.effect !== undefined ? { effect: c.effect } : {}),
+    ...(c.mixOf !== undefined ? { mixOf: c.mixOf } : {}),
   };
 }
 
@@ -149,8 +197,8 @@ export async function seriesContributions(
   const defCategories = view.definition.categories ?? [];
   const names = defCategories.map((x) => x.name);
   const r = parseContributionsQuery(names, query);
-  if (r.measure === 'count' && !view.definition.source?.countColumn)
-    throw ValidationError.field('measure', 'this data view has no count measure (source.countColumn)');
+  if (r.measure !== 'value' && !view.definition.source?.countColumn)
+    throw ValidationError.field('measure', `this data view has no ${r.measure} measure (source.countColumn)`);
   const catalog = await cachedCatalog(c.db, view.schema, names);
   const row = seriesRow(catalog, names, r.categories);
   const seriesId = catalog.ids[row];
@@ -163,40 +211,45 @@ export async function seriesContributions(
     if (isLeaf(catalog.codes[i]) && contains(codes, catalog.codes[i])) leafRows.push(i);
   const reads = { ...CONTRIBUTION_READS, ...c.reads };
   const days = end - start + 1;
-  assertLeafBudget(leafRows.length, { days, weeks: r.weeks }, 1, reads.maxCells);
+  const measures: SeriesMeasure[] = r.measure === 'ratio' ? ['value', 'count'] : [r.measure];
+  assertLeafBudget(leafRows.length, { days, weeks: r.weeks }, measures.length, reads.maxCells);
+  const read = {
+    ids: leafRows.map((i) => catalog.ids[i]),
+    codes: leafRows.map((i) => catalog.codes[i]),
+    measures,
+    toLeaf: ([block, events]: SeriesBlock[], k: number, leafCodes: Int32Array): LeafDays => ({
+      codes: leafCodes,
+      values: block.values.subarray(k * block.days, (k + 1) * block.days),
+      unit: r.measure === 'value' ? block.valuePerEvent?.[k] || 1 : 1,
+      ...(events ? { counts: events.values.subarray(k * events.days, (k + 1) * events.days) } : {}),
+    }),
+  };
+  const spec = { from: fromDay, start, end, weeks: r.weeks };
   // The leaves (in bounded batches) and the anomaly record of the window are independent reads: both at once.
   const [unscaled, anomaly] = await Promise.all([
-    batchedLeafChanges(
-      c.db,
-      seriesSource(view),
-      {
-        ids: leafRows.map((i) => catalog.ids[i]),
-        codes: leafRows.map((i) => catalog.codes[i]),
-        measures: [r.measure],
-        toLeaf: ([block], k, leafCodes): LeafDays => ({
-          codes: leafCodes,
-          values: block.values.subarray(k * block.days, (k + 1) * block.days),
-          unit: r.measure === 'value' ? block.valuePerEvent?.[k] || 1 : 1,
-        }),
-      },
-      { from: fromDay, start, end, weeks: r.weeks },
-      reads.batchCells,
-    ),
+    r.measure === 'ratio'
+      ? batchedLeafChanges(c.db, seriesSource(view), read, spec, reads.batchCells, ratioLeaves)
+      : batchedLeafChanges(c.db, seriesSource(view), read, spec, reads.batchCells),
     anomalyOfWindow(c.db, view.schema, seriesId, r),
   ]);
-  const expectedTotal =
+  const predicted =
     anomaly && ownBaseline(anomaly) && anomaly.predicted !== null && Number.isFinite(anomaly.predicted)
-      ? anomaly.predicted * days
+      ? anomaly.predicted
       : undefined;
-  const changes = scaleExpected(unscaled, expectedTotal);
+  const expectedTotal = predicted === undefined ? undefined : predicted * days;
   const lattice = latticeOf({ id, source: seriesSource(view), categories: defCategories });
-  const result = contributions(lattice, codes, changes, {
+  const opts = {
     limit: r.limit,
     rootCause: {
       ...CONTRIBUTION_DEFAULTS.rootCause,
       ...(anomaly ? { direction: anomaly.result === 'Positive' ? 1 : -1 } : {}),
     },
-  });
+  };
+  // A ratio's expectation is per event: an anomaly's scales the leaves' rates, its mix stays theirs.
+  const result: Contributions | RatioContributions =
+    r.measure === 'ratio'
+      ? ratioContributions(lattice, codes, scaledToRatio(unscaled as RatioLeaf[], predicted), opts)
+      : contributions(lattice, codes, scaleExpected(unscaled as LeafChange[], expectedTotal), opts);
   // Category values by code, from the catalog (every code of a category appears on some series).
   const valueByCode = names.map(() => new Map<number, string | null>([[0, null]]));
   catalog.codes.forEach((cs, i) => {
@@ -213,6 +266,7 @@ export async function seriesContributions(
     change: v.change,
     changePct: v.changePct,
     explainsPct: v.explainsPct,
+    ...effectsOf(v),
   });
   return {
     dataViewId: view.id,
@@ -243,11 +297,13 @@ export async function seriesContributions(
     expected: result.expected,
     change: result.change,
     changePct: result.changePct,
+    ...effectsOf(result),
     leaves: leafRows.length,
     dimensions: result.dimensions.map((d) => ({
       name: names[d.category],
       label: defCategories[d.category].label ?? names[d.category],
       surprise: d.surprise,
+      ...effectsOf(d),
       count: d.count,
       values: d.values.map((v) => ({
         value: valueByCode[d.category].get(v.codes[d.category]) ?? null,
@@ -265,6 +321,7 @@ export async function seriesContributions(
         categories: categoriesOfCodes(x.codes),
         seriesId: seriesOf(x.codes),
         ...figures(x),
+        ...ratioCauseOf(x),
       })),
     },
   };

@@ -19,6 +19,7 @@ import {
 } from './grouping';
 import { codesKey, isLeaf, type Lattice } from './lattice';
 import { historyDays, type LeafDays, leafChanges } from './leaf-window';
+import { explainRatio, ratioLeaves, scaledToRatio } from './ratio-contributions';
 import { type Explanation, explainChange, ROOT_CAUSE_DEFAULTS, type RootCauseOptions } from './root-cause';
 
 export interface IncidentPlan {
@@ -258,6 +259,8 @@ export function explainPlan(
       broad: plan.needs !== null,
     };
   }
+  if (h.measure === 'ratio' && leaves.every((l) => l.counts !== undefined))
+    return explainRatioPlan(lattice, records, plan, leaves, opts);
   const changes = leafChanges(leaves, {
     from: plan.needs.fromDay,
     start: h.startDay,
@@ -268,12 +271,45 @@ export function explainPlan(
       eventsIn(leaves, h.startDay - plan.needs.fromDay, h.endDay - plan.needs.fromDay),
     ),
   });
-  // The incident's own series in the head's direction and measure: named at one test's price.
-  const flagged = new Set(
+  return explainChange(lattice, h.codes, changes, {
+    ...opts.rootCause,
+    direction,
+    flagged: flaggedOf(records, plan),
+  });
+}
+
+/** The incident's own series in the head's direction and measure: named at one test's price. */
+function flaggedOf(records: readonly MemberRecord[], plan: IncidentPlan): Set<string> {
+  const h = records[plan.head];
+  return new Set(
     plan.members
       .map((i) => records[i])
       .filter((r) => r.result === h.result && r.measure === h.measure)
       .map((r) => codesKey(r.codes)),
   );
-  return explainChange(lattice, h.codes, changes, { ...opts.rootCause, direction, flagged });
+}
+
+/**
+ * An incident headed by a ratio (value per event): the segments whose rate moved, or the mix
+ * (lib/incidents/ratio-contributions.ts), over the head's window, its expected rate the detector's.
+ */
+function explainRatioPlan(
+  lattice: Lattice,
+  records: readonly MemberRecord[],
+  plan: IncidentPlan,
+  leaves: readonly LeafDays[],
+  opts: IncidentOptions,
+): Explanation {
+  const h = records[plan.head];
+  const needs = plan.needs as NonNullable<IncidentPlan['needs']>;
+  const spec = { from: needs.fromDay, start: h.startDay, end: h.endDay, weeks: opts.weeks };
+  const predicted =
+    ownBaseline(h) && h.predictedValue !== null && Number.isFinite(h.predictedValue)
+      ? h.predictedValue
+      : undefined;
+  return explainRatio(lattice, h.codes, scaledToRatio(ratioLeaves(leaves, spec), predicted), {
+    ...opts.rootCause,
+    direction: h.result === 'Positive' ? 1 : -1,
+    flagged: flaggedOf(records, plan),
+  });
 }

@@ -22,6 +22,7 @@ import {
   planIncidents,
   splitOff,
 } from './plan';
+import type { RatioCause } from './ratio-contributions';
 import type { Explanation } from './root-cause';
 import {
   categoriesOf,
@@ -295,8 +296,18 @@ function causesOf(x: Explanation, catalog: SeriesCatalog, names: readonly string
       changePct: c.changePct,
       explainsPct: c.explainsPct,
       broad: c.broad,
+      ...ratioEffectOf(c),
     };
   });
+}
+
+/** A ratio cause's kind (lib/incidents/ratio-contributions.ts), else nothing. */
+function ratioEffectOf(c: Explanation['causes'][number]): Pick<IncidentCause, 'effect' | 'mixOf'> {
+  const r = c as Partial<RatioCause>;
+  return {
+    ...(r.effect !== undefined ? { effect: r.effect } : {}),
+    ...(r.mixOf !== undefined ? { mixOf: r.mixOf } : {}),
+  };
 }
 
 /** A stable name of a group of records (their keys, in any order). */

@@ -16,6 +16,13 @@ export interface IncidentCause {
   explainsPct: number;
   /** True when no smaller set explains the change: the broad series itself is the root cause. */
   broad: boolean;
+  /**
+   * Only for an incident headed by a ratio: `rate` when the combination's rate moved, `mix` when the shares
+   * of the segments moved (the combination is then the broad series, `mixOf` the category whose shares moved
+   * most). Figures are per event.
+   */
+  effect?: 'rate' | 'mix';
+  mixOf?: string;
 }
 
 export interface IncidentBroad {

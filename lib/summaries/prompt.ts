@@ -88,7 +88,9 @@ export function incidentLine(ref: IncidentRef, dataView: string, result: string,
   const causes = i.rootCauses.map((c) =>
     c.broad
       ? `the broad series itself (no smaller part explains it: it moved as a whole)`
-      : `${cats(c.categories)} (actual ${num(c.actual)} vs expected ${num(c.expected)}, change ${num(c.change)}, ${pct(c.changePct)}, explains ${num(c.explainsPct, 0)} % of the broad series' change${c.explainsNote ? `: ${c.explainsNote}` : ''})`,
+      : c.effect === 'mix'
+        ? `the mix moved (the shares of ${c.mixOf ?? 'the segments'} shifted; change per event ${num(c.change)}, explains ${num(c.explainsPct, 0)} %)`
+        : `${cats(c.categories)}${c.effect === 'rate' ? ' rate per event' : ''} (actual ${num(c.actual)} vs expected ${num(c.expected)}, change ${num(c.change)}, ${pct(c.changePct)}, explains ${num(c.explainsPct, 0)} % of the broad series' change${c.explainsNote ? `: ${c.explainsNote}` : ''})`,
   );
   const b = i.broad;
   return (

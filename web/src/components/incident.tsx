@@ -50,7 +50,7 @@ const sameAsBroad = (i: AnomalyIncident) =>
 function CauseLine({ c, i }: { c: Cause; i: AnomalyIncident }) {
   return (
     <span className="cause-line">
-      <span className="cause">{combinationText(c.categories)}</span>{' '}
+      <span className="cause">{causeText(c)}</span>{' '}
       <span className="cause-change">{signedPct(c.changePct)}</span>
       {!c.broad && !sameAsBroad(i) && <span className="muted"> — {explainsText(c, i)}</span>}
     </span>
@@ -60,7 +60,12 @@ function CauseLine({ c, i }: { c: Cause; i: AnomalyIncident }) {
 /**
  * The cell of an incident row: each root cause with its own change and what it explains of the broad
  * series' change ("Prague · web +221.5 % — explains all of Czechia's +29.6 %"), and the incident's link.
- */
+ */ /** A root cause: its combination, or for a ratio's mix the category whose shares moved. */
+function causeText(c: AnomalyIncident['rootCauses'][number]): string {
+  if (c.effect === 'mix') return `mix of ${c.mixOf ?? 'segments'} moved`;
+  return `${combinationText(c.categories)}${c.effect === 'rate' ? ' (rate)' : ''}`;
+}
+
 export function RootCauseCell({ a }: { a: Anomaly }) {
   const i = a.incident;
   if (!i) return <>{combinationText(a.categories)}</>;
@@ -69,7 +74,7 @@ export function RootCauseCell({ a }: { a: Anomaly }) {
     <span className="root-cause">
       {i.rootCauses.map((c) => (
         <CauseLine key={combinationText(c.categories)} c={c} i={i} />
-      ))}
+      ))}{' '}
       <span className="muted">
         {broad ? 'the whole series moved · ' : null}
         <Link to={incidentHref(a.dataViewId, i.id)}>incident {i.id}</Link>

@@ -315,6 +315,14 @@ export type ContributionFigures = {
   changePct: number | null;
   /** Share of the series' change this change is, percent. */
   explainsPct: number;
+  /** measure=ratio: the part of the series' change (per event) that is this combination's rate change at the old mix. */
+  rateEffect?: number;
+  /** measure=ratio: the part of the series' change (per event) that is the shift of this combination's share of the events. */
+  mixEffect?: number;
+  /** measure=ratio, explanation causes: rate (the combination's rate moved) or mix (the shares of the segments moved; the combination is the series itself). */
+  effect?: "rate" | "mix";
+  /** With effect mix: the category whose shares moved most in the direction of the change. */
+  mixOf?: string;
 };
 
 export type ContributionValue = ContributionFigures & {
@@ -335,7 +343,8 @@ export type Contributions = {
   categories: {
     [key: string]: string | null;
   };
-  measure: "value" | "count";
+  /** ratio: value per event; actual, expected and change are per event, rates of each value, and each value's change splits into rateEffect and mixEffect (summing to the series' change). */
+  measure: "value" | "count" | "ratio";
   from: string;
   to: string;
   days: number;
@@ -356,6 +365,10 @@ export type Contributions = {
   expected: number;
   change: number;
   changePct: number | null;
+  /** measure=ratio: the part of the change that is the leaves' rate changes at the old mix. */
+  rateEffect?: number;
+  /** measure=ratio: the part of the change that is the shift of the leaves' shares of the events. */
+  mixEffect?: number;
   /** Leaf series under the series that were read. */
   leaves: number;
   /** Every category the series leaves at all, the most surprising shift of shares first. */
@@ -364,6 +377,10 @@ export type Contributions = {
     label: string;
     /** Sum of its values' surprise (0 – 1 bit). */
     surprise: number;
+    /** measure=ratio: its values' rate effects summed (the change with this category as the segments). */
+    rateEffect?: number;
+    /** measure=ratio: its values' mix effects summed. */
+    mixEffect?: number;
     /** Values with data under the series. */
     count: number;
     /** The strongest contributors in the direction of the change first, at most limit. */
@@ -960,6 +977,10 @@ export type FilterAnswerIncident = {
     explainsNote?: string;
     /** True when no smaller set explains the change: the broad series itself. */
     broad: boolean;
+    /** Only for an incident headed by a ratio: rate (this combination's rate moved) or mix (the shares of the segments moved; the combination is the broad series). Figures are per event. */
+    effect?: "rate" | "mix";
+    /** With effect mix: the category whose shares moved most. */
+    mixOf?: string;
   }>;
 };
 
