@@ -121,6 +121,9 @@ export class AnomalyColumns {
     this.length = i + 1;
   }
 
+  /** Set for the anomalies of an interval measure: their change is in units, no percent (detect.ts). */
+  noPercent = false;
+
   /** Marks the anomalies added since `from` as found by detector `index`. */
   tag(from: number, index: number): void {
     this.detector.fill(index, from, this.length);
@@ -129,7 +132,7 @@ export class AnomalyColumns {
   /** Anomaly i as a draft. */
   draft(i: number): AnomalyDraft {
     const share = this.sharePct[i];
-    return makeDraft(
+    const d = makeDraft(
       this.seriesIds[i],
       this.types[i],
       this.startDay[i],
@@ -141,6 +144,8 @@ export class AnomalyColumns {
       this.positive[i] === 1,
       Number.isNaN(this.changeCum[i]) ? undefined : this.changeCum[i],
     );
+    if (this.noPercent) d.changePct = null;
+    return d;
   }
 
   toDrafts(): AnomalyDraft[] {

@@ -8,7 +8,8 @@ import { AnomalyColumns, type AnomalyOut } from './anomaly-columns';
 import { assembleAnomalies } from './assemble';
 import type { DetectorImpl, RunInput } from './detector';
 import { materialLevel, ratioMinEvents } from './materiality';
-import { type AnyDetectorParams, type DetectorType, resolveParams } from './params';
+import { runInterval } from './detectors/interval';
+import { type AnyDetectorParams, type DetectorType, resolveParams, type SpikeParams } from './params';
 import { getDetector } from './registry';
 import type { AnomalyDraft, DetectionContext, DetectorConfig, SeriesId, SeriesInput, Skip } from './types';
 import { Workspace } from './workspace';
@@ -115,6 +116,13 @@ export function seriesWindow(input: SeriesInput, ctx: DetectionContext): SeriesW
  * top of the incident list (docs/detection-quality.md, "The cube family"). A series' own price change is
  * judged by the others.
  */
+/**
+ * The detectors that judge an interval measure (an arbitrary zero: docs/detectors.md, "Interval measures"):
+ * spike, as a robust z-score in the series' noise units (detectors/interval.ts), and gap. The others'
+ * tests are percentages, which mean nothing on such a scale.
+ */
+export const INTERVAL_TYPES: ReadonlySet<DetectorType> = new Set(['spike', 'gap']);
+
 export const RATIO_TYPES: ReadonlySet<DetectorType> = new Set([
   'dod',
   'wow',
@@ -159,6 +167,11 @@ export function skipReason(input: SeriesInput, d: ResolvedDetector, w: SeriesWin
       message: `${pct}% of the scanned days have no data (limit ${p.maxMissingPct}%)`,
     };
   }
+  if (input.measureKind === 'interval' && !INTERVAL_TYPES.has(d.type))
+    return {
+      reason: 'not-for-measure',
+      message: `${d.type} judges in percent; an interval measure is judged by spike, in its noise units`,
+    };
   if (input.measureKind === 'ratio') {
     if (!RATIO_TYPES.has(d.type))
       return { reason: 'not-for-measure', message: `${d.type} does not judge a ratio of two measures` };
@@ -321,12 +334,16 @@ export function runDetector(
     fiscal: ctx.fiscal,
   };
   ws.flagged = true;
-  const actual = (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
-    runInput,
-    d.params,
-    ws,
-  );
+  const interval = input.measureKind === 'interval' && d.type === 'spike';
+  const actual = interval
+    ? runInterval(runInput, d.params as SpikeParams, ws)
+    : (d.impl.run as (i: RunInput, p: AnyDetectorParams, ws: Workspace) => Float64Array)(
+        runInput,
+        d.params,
+        ws,
+      );
   if (!ws.flagged) return null;
+  const before = out.length;
   assembleAnomalies(
     {
       seriesId: input.seriesId,
@@ -351,6 +368,11 @@ export function runDetector(
     },
     out,
   );
+  // An interval measure's change is in its units, never a percent (an arbitrary zero).
+  if (input.measureKind === 'interval') {
+    if (Array.isArray(out)) for (let i = before; i < out.length; i++) out[i].changePct = null;
+    else out.noPercent = true;
+  }
   return null;
 }
 

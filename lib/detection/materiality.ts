@@ -14,8 +14,10 @@
  *   Poisson floor; each day's noise shrinks with the events behind it (SeriesInput.weights: a day of
  *   few bookings is a noisy average), and the series is judged only when it has minVolume events a day
  *   on average (ratioMinEvents). Days without events have no ratio: they are days without data.
+ * - `interval`: a measure whose zero is arbitrary (a temperature, a score, a balance): judged in its own
+ *   noise units by spike's robust z-score (detectors/interval.ts), no percent, no volume.
  */
-export type MeasureKind = 'events' | 'amount' | 'ratio';
+export type MeasureKind = 'events' | 'amount' | 'ratio' | 'interval';
 
 /** Materiality of counts when minVolume is not set: this many events a day. */
 export const DEFAULT_MIN_EVENTS = 10;
@@ -41,7 +43,7 @@ export function materialLevel(
   totalLevel: () => number,
 ): number {
   // A ratio is judged by the events behind it (ratioMinEvents, and the noise of each day), not by its level.
-  if (kind === 'ratio') return 0;
+  if (kind === 'ratio' || kind === 'interval') return 0;
   if (kind === 'events') return (minVolume ?? DEFAULT_MIN_EVENTS) * perEvent;
   if (minVolume !== undefined) return minVolume;
   const level = totalLevel();

@@ -10,6 +10,7 @@
 import { alignCalendar, type SpecialCalendar } from '../calendar/special-calendar';
 import { fromEpochDay } from '../calendar/days';
 import type { Database } from '../db/database';
+import { isIntervalMeasure, measureScales } from './scale';
 import { Workspace } from '../detection/workspace';
 import type { DataViewRecord } from '../dataviews/views';
 import type { Logger } from '../shared/logger';
@@ -108,6 +109,8 @@ export interface RunPlan {
   measures: Measure[];
   /** Trailing days left out of the analysis as incomplete (counted after ignoreLastNDays). */
   incompleteDays: number;
+  /** The scales the definition sets per measure (scale.ts); unset: inferred from the view total. */
+  scales?: Partial<Record<Measure, 'ratio' | 'interval'>>;
 }
 
 /**
@@ -213,6 +216,7 @@ export async function planRun(
         ? [...known.measures]
         : analysedMeasures(def.analysis, (await varies) === true),
     incompleteDays,
+    scales: measureScales(def.analysis),
   };
 }
 
@@ -249,7 +253,9 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
         return f;
       }
     : undefined;
+  const total = root ? rowValues(root, 0) : undefined;
   return {
+    interval: isIntervalMeasure(plan.scales?.[measure], measure, total),
     seriesFlags,
     detectors:
       measure === 'value'
@@ -260,7 +266,7 @@ export async function runSetup(db: Database, plan: RunPlan, measure: Measure = '
     ctx,
     calendarFlags,
     exclusions: await feedbackExclusions(db, plan.viewId, layout.dayIndex0, layout.days, calendarFlags),
-    total: root ? rowValues(root, 0) : undefined,
+    total,
     ws: new Workspace(),
   };
 }

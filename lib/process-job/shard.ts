@@ -27,6 +27,8 @@ export interface RunSetup {
   /** The root series (all categories = all): the denominator of share %. */
   total: Float64Array | undefined;
   ws: Workspace;
+  /** The measure is judged on an interval scale (scale.ts): in noise units, never in percent. */
+  interval?: boolean;
 }
 
 export interface PeerBaselineRow {
@@ -218,7 +220,7 @@ export function detectShardBlock(shard: Shard, block: SeriesBlock, setup: RunSet
         totalValues: setup.total,
         parentValues,
         valuePerEvent: block.valuePerEvent?.[rows[m]],
-        measureKind: measureKindOf(block, rows[m]),
+        measureKind: setup.interval ? 'interval' : measureKindOf(block, rows[m]),
         // A ratio is judged with the events behind each day, its share % is its value's.
         ...(isRatioBlock(block) ? ratioRow(block, rows[m]) : {}),
       };
