@@ -11,6 +11,8 @@
  *   npx tsx scripts/eval.ts --synthetic          the per-type precision/recall on generated views
  *   npx tsx scripts/eval.ts --measures           measures that are not counts: derived real series, a ratio cube (in process)
  *   npx tsx scripts/eval.ts --measures --service the derived real series through the service (the ratio cube in process)
+ *   (--measures also prints the measure semantics: an interval series with faults, the causes of a ratio;
+ *   alone: npx tsx scripts/eval/measure-semantics.ts)
  *
  * `--only real,cube,…` selects the same parts by name. Options: --datasets page_views,pedestrians,births; --views N and --seed S (synthetic);
  * --out FILE [--section after|before] (markdown between the section's markers). Without a
@@ -28,6 +30,7 @@ import {
   type MeasuresResult,
   renderMeasures,
 } from './eval/measures';
+import { renderMeasureSemantics, runMeasureSemantics } from './eval/measure-semantics';
 import { renderRatioCube, runRatioCube } from './eval/ratio-eval';
 import { type FamilyCalendar, runFamily } from './eval/family';
 import { familyTargets, renderFamily } from './eval/family-report';
@@ -230,6 +233,22 @@ async function main() {
       '',
       ...derived.map(renderMeasures),
       renderRatioCube(ratio),
+    );
+    // Measure semantics (issue 42): an interval series with labelled faults, the causes of a ratio.
+    const semantics = runMeasureSemantics();
+    for (const c of semantics.checks)
+      targets.push({
+        area: 'measure semantics',
+        name: c.metric,
+        target: c.target,
+        value: c.value,
+        pass: c.met,
+      });
+    parts.push(
+      '',
+      '### Measure semantics — interval scale, the causes of a ratio',
+      '',
+      renderMeasureSemantics(semantics),
     );
   }
   if (args.synthetic) parts.push(syntheticPrecisionRecall(args.views, args.seed));

@@ -64,9 +64,34 @@ export interface RatioContributions {
   explanation: RatioExplanation;
 }
 
-/** Share of the change the mix must explain to be named, and the rate causes to be listed beside it. */
+/**
+ * The mix is named when it explains at least half of the change, or when it is at least a quarter of the
+ * change's size while standing MIX_Z noise units out (a season's common drift of the rates may make most
+ * of the change, either way); rate causes are listed when together they explain at least a quarter of it.
+ */
 const MIX_NAMED = 0.5;
+const MIX_SIGNIFICANT = 0.25;
+const MIX_Z = 4;
 const RATE_NAMED = 0.25;
+
+/**
+ * The noise of the leaves' mix effect: the shares of the events are multinomial draws (during: of the
+ * window's events; before: of the weeks before's), Σ w (r − R)² ÷ N on each side.
+ */
+function mixSigma(leaves: readonly RatioLeaf[]): number {
+  const parts = leaves.map((l) => l.part);
+  const dec = rateMix(parts);
+  const t = ratioTotals(parts);
+  const before = leaves.reduce((s, l) => s + l.baselineEvents, 0);
+  let during = 0;
+  let base = 0;
+  for (const m of dec.parts) {
+    during += m.share * (m.rate - t.actual) ** 2;
+    base += m.expectedShare * (m.expectedRate - t.expected) ** 2;
+  }
+  const v = (t.events > 0 ? during / t.events : 0) + (before > 0 ? base / before : 0);
+  return Math.sqrt(v);
+}
 
 const pct = (change: number, expected: number) =>
   Math.abs(expected) > 1e-9 ? (change / Math.abs(expected)) * 100 : null;
@@ -221,7 +246,12 @@ export function explainRatio(
   const named = causes.reduce((s, c) => s + c.rateEffect, 0);
   const size = Math.abs(t.change);
   if (sign * named < RATE_NAMED * size) causes.length = 0;
-  if (sign !== 0 && sign * mixEffect >= MIX_NAMED * size) {
+  // The mix is named when it made most of the change, or when it stands out of its noise and is a
+  // material part of the change (also against it: a season may lift the rates while the mix fell).
+  const mixStands =
+    sign * mixEffect >= MIX_NAMED * size ||
+    (Math.abs(mixEffect) >= MIX_SIGNIFICANT * size && Math.abs(mixEffect) >= MIX_Z * mixSigma(leaves));
+  if (sign !== 0 && mixStands) {
     const dims = dimensions ?? ratioDimensions(lattice, series, leaves, sign);
     const most = [...dims].sort((a, b) => sign * (b.mixEffect - a.mixEffect))[0];
     causes.push({

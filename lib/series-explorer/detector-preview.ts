@@ -21,6 +21,7 @@ import { seriesDetectionContext } from '../process-job/holiday-calendars';
 import { readLayout, type ViewLayout } from '../process-job/layout';
 import { readSeries, rowPresent, rowValues, seriesSource } from '../dataset/series-store';
 import { measureKindOf, totalLevelOf } from '../process-job/measure-kind';
+import { isIntervalMeasure, measureScales } from '../process-job/scale';
 import { type PreviewReads, type PreviewWindow, readGroupInput } from './preview-group';
 import { blocksOf, isRatioBlock, measuresToRead, ratioRow } from '../process-job/ratio';
 
@@ -180,7 +181,13 @@ export async function runPreview(
       // As the process job: an amount whose events vary is judged in events (valuePerEvent), one
       // without events is an amount in its own unit.
       valuePerEvent: block.valuePerEvent?.[own],
-      measureKind: measureKindOf(block, own),
+      measureKind: isIntervalMeasure(
+        measureScales(def.analysis)[measure],
+        measure,
+        root === undefined ? undefined : rowValues(totalBlock, root),
+      )
+        ? 'interval'
+        : measureKindOf(block, own),
       totalValues: root === undefined ? undefined : rowValues(totalBlock, root),
       ...(isRatioBlock(block) ? ratioRow(block, own) : {}),
       parentValues: parent === undefined ? undefined : rowValues(block, parent),
