@@ -39,7 +39,7 @@ export function registerDataViewContributions(dataviews: Command): void {
     .option('--categories <pairs>', 'the series as name=value;name=value (left out: the total)')
     .requiredOption('--from <date>', 'first day of the window (yyyy-MM-dd)')
     .requiredOption('--to <date>', 'last day of the window (yyyy-MM-dd)')
-    .option('--measure <value|count>', 'the measure (default value)')
+    .option('--measure <value|count|ratio>', 'the measure (default value; ratio: rate and mix effects)')
     .option('--weeks <n>', 'weeks before the window that make the expectation (default 4)')
     .option('--limit <n>', 'values per category (default 10)')
     .action(async (ref: DataViewRef, o: ContributionOptions, cmd: Command) => {

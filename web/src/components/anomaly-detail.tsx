@@ -183,7 +183,7 @@ export function AnomalyDetail({
           categories: anomaly.incident ? anomaly.incident.broad.categories : anomaly.categories,
           from: anomaly.startDate,
           to: anomaly.endDate,
-          measure: anomaly.measure === 'count' ? 'count' : 'value',
+          measure: anomaly.measure === 'count' || anomaly.measure === 'ratio' ? anomaly.measure : 'value',
         }}
       />
       <FeedbackForm record={anomaly} />

@@ -18,7 +18,7 @@ export interface ContributionsQuery {
   categories: Record<string, string | null>;
   from: string;
   to: string;
-  measure?: 'value' | 'count';
+  measure?: 'value' | 'count' | 'ratio';
 }
 
 /** `name=value;…` of the categories that are set (the API's `categories` parameter). */
@@ -39,7 +39,7 @@ async function loadContributions(q: ContributionsQuery): Promise<ContributionsAn
   const params = new URLSearchParams({ from: q.from, to: q.to, limit: '12' });
   const cats = categoriesParam(q.categories);
   if (cats) params.set('categories', cats);
-  if (q.measure === 'count') params.set('measure', 'count');
+  if (q.measure === 'count' || q.measure === 'ratio') params.set('measure', q.measure);
   return api<ContributionsAnswer>('GET', `/dataviews/${q.dataViewId}/contributions?${params}`);
 }
 
@@ -87,7 +87,11 @@ export function ContributionBars({
               {(v.value ?? 'all').length > 22 ? `${(v.value ?? 'all').slice(0, 21)}…` : (v.value ?? 'all')}
             </text>
             <rect x={x} y={y + 3} width={w} height={ROW - 8} className={v.change < 0 ? 'bar neg' : 'bar pos'}>
-              <title>{`${name}=${v.value}: change ${fmt(v.change)} (${pct(v.changePct)}), ${fmt(v.explainsPct)} % of the change`}</title>
+              <title>{`${name}=${v.value}: change ${fmt(v.change)} (${pct(v.changePct)}), ${fmt(v.explainsPct)} % of the change${
+                v.rateEffect !== undefined
+                  ? `; rate effect ${fmt(v.rateEffect)}, mix effect ${fmt(v.mixEffect ?? 0)}`
+                  : ''
+              }`}</title>
             </rect>
             <text x={WIDTH - 4} y={y + ROW / 2 + 4} textAnchor="end" className="figure">
               {v.change > 0 ? '+' : ''}
@@ -195,7 +199,11 @@ export function ContributionsView({ data }: { data: ContributionsAnswer }) {
             {x.causes.map((c, i) => (
               <span key={combinationText(c.categories)}>
                 {i > 0 && ' + '}
-                <strong>{combinationText(c.categories)}</strong> ({c.change > 0 ? '+' : ''}
+                <strong>
+                  {c.effect === 'mix' ? `the mix of ${c.mixOf ?? 'segments'}` : combinationText(c.categories)}
+                  {c.effect === 'rate' ? ' (rate)' : ''}
+                </strong>{' '}
+                ({c.change > 0 ? '+' : ''}
                 {fmt(c.change)}, {explainsOfChange(c.explainsPct)})
               </span>
             ))}

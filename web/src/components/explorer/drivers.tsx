@@ -52,8 +52,8 @@ export function ExplorerDrivers({
           categories: data.categories,
           from: range.from,
           to: range.to,
-          // A ratio's drivers are those of its value (the endpoint answers value and count).
-          measure: data.measure === 'count' ? 'count' : 'value',
+          // A ratio's drivers: each value's rate and mix effects (docs/incidents.md).
+          measure: data.measure === 'count' || data.measure === 'ratio' ? data.measure : 'value',
         }}
       />
     </div>
