@@ -235,7 +235,8 @@ export function continuedFeedback(
  * After a cycle's incidents are written: every incident that is an event given feedback (its footprint,
  * event-feedback.ts), or the echoes of one, has it on each member that carries none of its own (never
  * overriding a feedback on their key). Feedback given before footprints were kept continues by the series
- * it was stored on. Answers how many records got one.
+ * it was stored on. Answers how many records got one, and the incidents that now carry each feedback (by the
+ * incident it was given on): where a dismissed incident's event went when its own records are gone.
  */
 export async function carryIncidentFeedback(
   db: Database,
@@ -243,13 +244,14 @@ export async function carryIncidentFeedback(
   incidents: readonly CycleIncident[],
   names: readonly string[],
   seriesValues: (seriesId: number) => ReadonlyArray<string | null> | undefined,
-): Promise<number> {
+): Promise<{ carried: number; heirs: Map<number, number[]> }> {
+  const heirs = new Map<number, number[]>();
   const footprints = await readFootprints(db, viewId);
   const traced = new Set(footprints.map((f) => f.incidentId));
   const legacy = eventFeedback(await incidentFeedbackOfView(db, viewId)).filter(
     (f) => !traced.has(f.incidentId),
   );
-  if (footprints.length === 0 && legacy.length === 0) return 0;
+  if (footprints.length === 0 && legacy.length === 0) return { carried: 0, heirs };
   const inherited = inheritedFootprints(incidents, footprints, names, seriesValues);
   const continued = continuedFeedback(
     incidents.map((i) => i.members),
@@ -260,6 +262,7 @@ export async function carryIncidentFeedback(
     const f: Pick<Footprint, 'incidentId' | 'status' | 'note' | 'userId' | 'email'> | undefined =
       inherited[i] ?? continued[i];
     if (!f) return;
+    heirs.set(f.incidentId, [...(heirs.get(f.incidentId) ?? []), incident.id]);
     for (const m of incident.members)
       rows.push({
         dataViewId: viewId,
@@ -276,7 +279,7 @@ export async function carryIncidentFeedback(
         incidentId: f.incidentId,
       });
   });
-  return insertFeedbackIfAbsent(db, rows);
+  return { carried: await insertFeedbackIfAbsent(db, rows), heirs };
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   type IncidentRow,
   memberKey,
   movesOf,
+  withHeirMoves,
   readCatalog,
   readMemberRecords,
   readStoredIncidents,
@@ -494,10 +495,8 @@ export async function buildIncidents(
   const t3 = performance.now();
   const ids = await writeIncidents(db, schema, rows, jobId, new Map(previous.map((p) => [p.id, p])));
   const created = ids.filter((_, i) => rows[i].id === null);
-  // An id a regrouping dissolved answers where its records went (GET …/incidents/{id}).
-  await writeMoves(db, schema, movesOf(previous, rows, ids), ids);
   // Feedback given on an event reaches the members it gained since (docs/feedback.md).
-  const feedbackCarried = await carryIncidentFeedback(
+  const carried = await carryIncidentFeedback(
     db,
     view.id,
     done.map((d, i) => ({
@@ -514,6 +513,9 @@ export async function buildIncidents(
       return row === undefined ? undefined : catalog.values[row];
     },
   );
+  // An id a regrouping dissolved answers where its records went (GET …/incidents/{id}); a dismissed one whose
+  // records detection no longer reports, the incidents that inherited its feedback.
+  await writeMoves(db, schema, withHeirMoves(movesOf(previous, rows, ids), carried.heirs, ids), ids);
   const t4 = performance.now();
   const ms = t4 - t0;
   const phases = {
@@ -528,7 +530,7 @@ export async function buildIncidents(
     incidents: rows.length,
     created: created.length,
     explained,
-    feedbackCarried,
+    feedbackCarried: carried.carried,
     ms: Math.round(ms),
     phases,
   });

@@ -458,6 +458,26 @@ export function movesOf(
   return out;
 }
 
+/**
+ * Pure: `moves` and, for each incident given feedback (`heirs`: its id → the incidents of this cycle that
+ * inherited the feedback) whose id no row keeps and whose records went nowhere — detection no longer reports
+ * a dismissed event's own records — a move to the incidents that carry its event now.
+ */
+export function withHeirMoves(
+  moves: ReadonlyArray<{ id: number; movedTo: number[] }>,
+  heirs: ReadonlyMap<number, readonly number[]>,
+  ids: readonly number[],
+): Array<{ id: number; movedTo: number[] }> {
+  const kept = new Set(ids);
+  const moved = new Set(moves.map((m) => m.id));
+  const out = [...moves];
+  for (const [id, to] of heirs) {
+    const elsewhere = [...new Set(to)].filter((i) => i !== id).sort((a, b) => a - b);
+    if (!kept.has(id) && !moved.has(id) && elsewhere.length) out.push({ id, movedTo: elsewhere });
+  }
+  return out;
+}
+
 /** Records where dissolved incidents' records went (an id that comes back as an incident is no longer moved). */
 export async function writeMoves(
   db: Database,
