@@ -113,8 +113,9 @@ export function errorText(e: unknown): string {
 const CLAIM_TRIES = 3;
 
 /**
- * Claims the job, or marks it as waiting for the running job of its view. The mark and the other job's
- * end race: the other job sends the waiting jobs when it ends, and may have looked for them just before
+ * Claims the job, or marks it as waiting for the running job of its view. A failed claim and the other
+ * job's end race: when the view is free by the time it is looked at, the claim is tried again. The mark and the other job's
+ * end race too: the other job sends the waiting jobs when it ends, and may have looked for them just before
  * this one was marked. So after the mark the view is looked at again, and when the other job has ended
  * by then, the claim is tried again here: one of the two always sees the other's write, and no job waits
  * for the schedule's next minute while its view is free.
@@ -131,6 +132,11 @@ async function claimOrWait(deps: RunnerDeps, jobId: number, log: Logger): Promis
       existing?.status === 'pending'
         ? await runningJobOfView(db, existing.dataViewId, existing.id)
         : undefined;
+    if (existing?.status === 'pending' && other === undefined) {
+      // The job that held the view ended between the claim and the look at the view (a load that queued
+      // this job ends just after): the view is free now, so the claim is tried again.
+      continue;
+    }
     if (!existing || other === undefined) {
       // Cleared, already done, or running elsewhere: this delivery has nothing to do.
       log.info('job not claimable; message dropped', { status: existing?.status ?? 'deleted' });

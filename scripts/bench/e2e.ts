@@ -9,7 +9,7 @@
  * server: COPY of the source table out and in, and a bare GROUPING SETS cube over integer codes.
  *
  * `DATABASE_URL=postgres://… npm run bench -- e2e --scale small|hotel|big-10k|big [--targets postgres,pglite]
- *   [--fan-out on,off] [--shard-size N] [--load-split off,ROWS:CHUNKS] [--db-prefix NAME] [--no-floor] [--no-write]`
+ *   [--fan-out on,off] [--shard-size N] [--load-split off,ROWS:CHUNKS] [--db-prefix NAME] [--no-floor] [--no-write] [--daily N]`
  * Without DATABASE_URL the source is a PGlite served on 127.0.0.1 and only the embedded target runs.
  * `--fan-out on,off` runs each target once per setting (DETECTION_FAN_OUT of the service: `off` = one worker
  * detects every shard one after another; `on` = one shard message, hence one worker, per shard), both on the
@@ -28,6 +28,7 @@ import postgres from 'postgres';
 import { fromEpochDay, toEpochDay } from '../../lib/calendar/days';
 import { MAX_CUSTOM_RANGE_DAYS } from '../../lib/filters/time-range';
 import { groupingSets } from '../../lib/pipeline/grouping';
+import { DAILY_DAYS, DAILY_HEADER, type DailyCycle, dailyCycles, dailyRows } from './e2e-daily';
 import { numpyReferenceSeconds, type TargetRun, targetLines } from './e2e-targets';
 import { writeSection } from './report';
 import { servePglite } from '../local/pglite-server';
@@ -113,6 +114,8 @@ interface Opts {
   dbPrefix: string;
   pollMs: number;
   timeoutMs: number;
+  /** Daily cycles after the first detection (`--daily N`, default 2). */
+  dailyRuns: number;
 }
 
 function dbPrefix(text: string | undefined): string {
@@ -168,6 +171,7 @@ function parse(args: string[]): Opts {
     dbPrefix: dbPrefix(opt('--db-prefix')),
     write: !args.includes('--no-write'),
     pollMs: Number(opt('--poll-ms') ?? 200),
+    dailyRuns: Number(opt('--daily') ?? 2),
     timeoutMs: Number(opt('--timeout-s') ?? 1800) * 1000,
   };
 }
@@ -544,6 +548,8 @@ export interface E2eResult {
   after: { status: number; ms: number } | null;
   peakRssMiB: number;
   loadAvg: [string, string];
+  /** The daily cycles after the first detection: the last DAILY_DAYS days again, then detection. */
+  daily: DailyCycle[];
 }
 
 async function runTarget(
@@ -597,6 +603,8 @@ async function runTarget(
           loadMode: 'full',
           trigger: 'api',
           loadQuery: `SELECT day, district, hotel, room_type, channel, revenue, bookings FROM ${TABLE}`,
+          // The daily cycle: the last DAILY_DAYS days again.
+          customLoadQuery: `SELECT day, district, hotel, room_type, channel, revenue, bookings FROM ${TABLE} WHERE day >= ${dayInt(cube, cube.days - DAILY_DAYS)}`,
         },
         categories: CUBE_CATEGORIES.map((c) => ({ ...c, label: c.name })),
         analysis: { fillGapMethod: 'zero', detectors: DETECTORS.map((type) => ({ type })) },
@@ -692,6 +700,8 @@ async function runTarget(
       if (h.status !== 200)
         failures.push(`hierarchical: ${h.status} ${JSON.stringify(h.body).slice(0, 200)}`);
     }
+    const daily =
+      detected?.status === 'finished' ? await dailyCycles(call, id, waitJob, failures, o.dailyRuns) : [];
     // After the jobs: the service still answers (no 500 until restart).
     const after = await call('GET', `/api/v1/dataviews/${id}/status`).catch(() => undefined);
     const status = after?.body;
@@ -723,6 +733,7 @@ async function runTarget(
       after: after ? { status: after.status, ms: after.ms } : null,
       peakRssMiB: peak,
       loadAvg: [la0, load1()],
+      daily,
     };
   } finally {
     log = await svc.stop();
@@ -854,6 +865,9 @@ function markdown(
     '|---|---|---|---:|---:|---:|---:|---:|',
     ...results.flatMap(latencyRows),
     '',
+    ...DAILY_HEADER,
+    ...results.flatMap((r) => dailyRows(label(r), r.daily)),
+    '',
     ...results.flatMap((r) => [
       `- ${label(r)}: build steps ${JSON.stringify(r.buildSteps)}; detection ${JSON.stringify(
         Object.fromEntries(
@@ -916,6 +930,7 @@ export async function benchE2e(args: string[]): Promise<void> {
         );
         for (const f of r.failures) console.log(`  ! ${f}`);
         for (const l of workerLines(r)) console.log(l);
+        for (const l of dailyRows(label(r), r.daily)) console.log(`daily cycle ${l}`);
       }
     const text = markdown(o, cube, floor, results, fillMs, numpyS);
     for (const l of targetLines(results.map(targetRun), numpyS)) console.log(l);

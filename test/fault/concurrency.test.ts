@@ -173,6 +173,53 @@ describe('jobs of one view at once', () => {
     expect((await findJob(t.db, b.id))?.status).toBe('finished');
   });
 
+  it('a job whose view frees between its failed claim and the look at the view runs at once', async () => {
+    // The load that queued this process job ends after the process job's claim failed and before it looked
+    // for the running job of its view: the job is pending, nothing runs, and nothing would send it again.
+    const a = (await insertJob(t.db, {
+      dataViewId: viewId,
+      kind: 'Load',
+      trigger: 'api',
+      createdAt: new Date(),
+    }))!;
+    const b = (await insertJob(t.db, {
+      dataViewId: viewId,
+      kind: 'Process',
+      trigger: 'api',
+      createdAt: new Date(),
+    }))!;
+    await t.db.rows(sql`UPDATE jobs SET status = 'running', attempts = 1,
+      lease_until = now() + interval '10 minutes' WHERE id = ${a.id}`);
+    let endedOther = false;
+    const db = new Proxy(t.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'rows') return Reflect.get(target, prop, receiver);
+        return async (query: Parameters<typeof target.rows>[0]) => {
+          if (!endedOther && JSON.stringify(query).includes('ORDER BY id LIMIT 1')) {
+            endedOther = true;
+            await target.rows(sql`UPDATE jobs SET status = 'finished', finished_at = now(), lease_until = NULL
+              WHERE id = ${a.id}`);
+          }
+          return target.rows(query);
+        };
+      },
+    });
+    const ran: number[] = [];
+    const outcome = await runJobAttempt(
+      { db, clock, log: logger, maxAttempts: 3, timeoutSeconds: 600, resend: async () => {} },
+      { jobId: b.id, dataViewId: viewId, kind: 'Process' },
+      async (job: JobRow) => {
+        ran.push(job.id);
+        return { ok: true };
+      },
+      new AbortController().signal,
+    );
+    expect(endedOther).toBe(true);
+    expect(outcome).toBe('done');
+    expect(ran).toEqual([b.id]);
+    expect((await findJob(t.db, b.id))?.status).toBe('finished');
+  });
+
   it('a clean while a load reads its source: the load does not put its build in place afterwards', async () => {
     await writeSource(source, spec(['CZ', 'DE', 'PL', 'AT']));
     const job = (await insertJob(t.db, {
