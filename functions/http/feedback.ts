@@ -12,6 +12,7 @@ import {
   type IncidentFeedbackInput,
   putIncidentFeedback,
 } from '../../lib/incidents/feedback';
+import { recordEndDate } from '../../lib/process-job';
 import { intParam, optionalInt } from '../../lib/http/params';
 import { noContent, type Route } from '../../lib/http/router';
 
@@ -42,7 +43,8 @@ export const routes: Route[] = [
       'Mark a record confirmed, expected or not-anomaly (optional note) by its stable key {dataViewId, seriesId, measure, type, startDate}; the author or an admin may change it',
     body: 'feedback-put',
     response: { status: 200, description: 'The stored feedback' },
-    handle: async ({ caller, body }) => putFeedback(await serviceDb(), caller, body as FeedbackInput),
+    handle: async ({ caller, body }) =>
+      putFeedback(await serviceDb(), caller, body as FeedbackInput, recordEndDate),
   },
   {
     method: 'PUT',

@@ -1,16 +1,7 @@
-/**
- * GET /dataviews/{id}/incidents/{incidentId}: one incident as a filter with `incidents` shows it (its row,
- * named by its root cause, with `incident` and every member record, their comments and feedback), the
- * place a summary's citation `[incident N]` and an incident row link to. It runs the filter path itself
- * over the incident's days and view, so the row is the one a filter answers.
- */
-import { sql } from 'drizzle-orm';
-import { ident } from '../dataset/ddl';
 import { readView } from '../dataviews/scope';
 import type { AnomalyRecord } from '../filters/types';
 import { type Caller, requireRead } from '../identity/caller';
-import { readIncidents } from '../incidents/read';
-import { movedTo } from '../incidents/store';
+import { hasIncidentsTable, movedTo, readIncidents } from '../incidents';
 import { NotFoundError } from '../shared/errors';
 import { type AnomalyDeps, runFilterDefinition } from './run';
 
@@ -29,10 +20,7 @@ export async function incidentDetail(
   const view = await readView(caller, deps.db, dataViewId);
   const missing = () => new NotFoundError(`Incident ${incidentId} of data view ${dataViewId} was not found.`);
   if (!view.deployed) throw missing();
-  const [{ t }] = await deps.db.rows<{ t: boolean }>(
-    sql`SELECT to_regclass(${`${ident(view.schema)}.incidents`}) IS NOT NULL AS t`,
-  );
-  if (!t) throw missing();
+  if (!(await hasIncidentsTable(deps.db, view.schema))) throw missing();
   const row = await incidentRow(deps, caller, view, incidentId);
   if (row) return row;
   const to = await movedTo(deps.db, view.schema, incidentId);

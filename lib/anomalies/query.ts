@@ -5,6 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { categoryColumn, ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { notDismissedCondition } from '../feedback/records';
+import { anomaliesTable, recordsHaveColumn } from '../process-job';
 import { addDays } from '../filters/time-range';
 import type {
   AnomalyMeasure,
@@ -126,9 +127,8 @@ export async function readSpans(db: Database, views: readonly ViewTarget[]): Pro
   if (views.length === 0) return new Map();
   const parts = views.map(
     (v) =>
-      sql`SELECT ${v.id}::int AS id, (SELECT max(end_date - start_date) FROM ${sql.raw(`${ident(v.schema)}.all_anomalies`)}) AS span,
-        EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = ${v.schema} AND table_name = 'all_anomalies'
-          AND column_name = 'incident_id') AS incidents`,
+      sql`SELECT ${v.id}::int AS id, (SELECT max(end_date - start_date) FROM ${sql.raw(anomaliesTable(v.schema))}) AS span,
+        ${recordsHaveColumn(v.schema, 'incident_id')} AS incidents`,
   );
   const rows = await db.rows<{ id: number; span: number | null; incidents: boolean }>(
     sql.join(parts, sql` UNION ALL `),
@@ -143,7 +143,7 @@ export async function readSpans(db: Database, views: readonly ViewTarget[]): Pro
 
 /** The inner selection: filtered rows of all_anomalies, cut to the Top N in SQL when the mode allows. */
 function selection(view: ViewTarget, where: SQL, mode: ReadMode, incidents: boolean): SQL {
-  const table = sql.raw(`${ident(view.schema)}.all_anomalies`);
+  const table = sql.raw(anomaliesTable(view.schema));
   const COLUMNS = columns(incidents);
   if (mode.kind === 'all')
     return sql`SELECT ${sql.raw(COLUMNS)} FROM ${table} a WHERE ${where} LIMIT ${mode.cap + 1}`;
@@ -176,7 +176,7 @@ export async function readViewAnomalies(
   if (span === null) return [];
   const selected = whereClause(view.schema, window, settings, categories, addDays(window.dateFrom, -span));
   const shown = settings.hideDismissed
-    ? sql`${selected} AND ${notDismissedCondition(view.id, spanOf?.incidents ? view.schema : undefined)}`
+    ? sql`${selected} AND ${notDismissedCondition(view.id, spanOf?.incidents ? anomaliesTable(view.schema) : undefined)}`
     : selected;
   const where = settings.hideWelcome ? sql`${shown}${notWelcome(view)}` : shown;
   const catColumns = view.categories.length

@@ -3,7 +3,6 @@
  * (and the same rule in memory) that hides dismissed records. lib/anomalies attaches it to the records it shows.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { feedbackOfViews } from './repository';
 import { type FeedbackKey, keyString, type RecordFeedback } from './types';
@@ -39,8 +38,8 @@ const DISMISSES = (
  * A condition over a view's all_anomalies (alias `a`) that is true when the record is NOT dismissed: no feedback
  * "expected" or "not-anomaly" on its key, and no "not-anomaly" on the same series whose window holds the
  * record's dates, whatever its measure (a record marked not an anomaly is not reported again for the same
- * window, whatever detector or measure flags it after a re-detection). With `incidentsOf` (the view's schema,
- * when its records carry incident ids) a record is dismissed too when another member of its incident is:
+ * window, whatever detector or measure flags it after a re-detection). With `incidentsOf` (the view's records
+ * table, schema-qualified, when its records carry incident ids: lib/process-job's `anomaliesTable`) a record is dismissed too when another member of its incident is:
  * feedback on an event applies to every member, measure and level of it.
  */
 export function notDismissedCondition(dataViewId: number, incidentsOf?: string): SQL {
@@ -48,7 +47,7 @@ export function notDismissedCondition(dataViewId: number, incidentsOf?: string):
     WHERE f.data_view_id = ${dataViewId} AND f.series_id = a.series_id AND ${sql.raw(DISMISSES('a'))})`;
   if (!incidentsOf) return own;
   return sql`${own} AND (a.incident_id IS NULL OR a.incident_id NOT IN (
-    SELECT b.incident_id FROM ${sql.raw(`${ident(incidentsOf)}.all_anomalies`)} b JOIN anomaly_feedback f
+    SELECT b.incident_id FROM ${sql.raw(incidentsOf)} b JOIN anomaly_feedback f
       ON f.data_view_id = ${dataViewId} AND f.series_id = b.series_id
     WHERE b.incident_id IS NOT NULL AND ${sql.raw(DISMISSES('b'))}))`;
 }

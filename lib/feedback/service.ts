@@ -3,7 +3,6 @@
  * anomaly (with an optional note); the author (or an administrator) changes or removes it. Invisible views are 404.
  */
 import { sql } from 'drizzle-orm';
-import { ident } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import { DETECTORS } from '../detection/index';
 import { assertReadable, readableBy, readViews } from '../dataviews/scope';
@@ -34,27 +33,37 @@ const TYPE_CODES = new Map(
 );
 const canonicalType = (type: string) => TYPE_CODES.get(type.toLowerCase()) ?? type;
 
-/** The current anomaly of a key in the view's all_anomalies (its end date), or undefined. */
+/**
+ * The end date of the current record of a key in a view's schema, or undefined: a port, since the records
+ * table is the process job's, a module above this one (lib/process-job's `recordEndDate`).
+ */
+export type RecordEndDate = (
+  db: Database,
+  schema: string,
+  key: Omit<FeedbackKey, 'dataViewId'>,
+) => Promise<{ endDate: string } | undefined>;
+
+/** The current anomaly of a key in the view's records (its end date), or undefined. */
 async function currentAnomaly(
   caller: Caller,
   db: Database,
   k: FeedbackKey,
+  recordEndDate: RecordEndDate,
 ): Promise<{ endDate: string } | undefined> {
   const [view] = await readViews(caller, db, { ids: [k.dataViewId], deployed: true });
   if (!view) return undefined;
-  const [row] = await db.rows<{ end_date: string }>(sql`
-    SELECT end_date::text AS end_date FROM ${sql.raw(`${ident(view.schema)}.all_anomalies`)}
-    WHERE series_id = ${k.seriesId} AND coalesce(measure, 'value') = ${k.measure} AND type = ${k.type}
-      AND start_date = ${k.startDate}::date
-    LIMIT 1`);
-  return row ? { endDate: row.end_date } : undefined;
+  return recordEndDate(db, view.schema, k);
 }
 
-/** PUT /anomalies/feedback: gives or changes the feedback on a record's key; 404 unless the record exists now. */
+/**
+ * PUT /anomalies/feedback: gives or changes the feedback on a record's key; 404 unless the record exists now
+ * (read through `recordEndDate`).
+ */
 export async function putFeedback(
   db: Database,
   caller: Caller,
   input: FeedbackInput,
+  recordEndDate: RecordEndDate,
 ): Promise<FeedbackRecord> {
   requireRead(caller);
   if (!FEEDBACK_STATUSES.includes(input.status))
@@ -73,7 +82,7 @@ export async function putFeedback(
       `Feedback on this record was given by ${existing.email}; only they or an administrator can change it.`,
     );
   }
-  const anomaly = await currentAnomaly(caller, db, key);
+  const anomaly = await currentAnomaly(caller, db, key, recordEndDate);
   // Feedback that exists may be changed even when a re-detection no longer reports the record.
   if (!anomaly && !existing)
     throw notFound(

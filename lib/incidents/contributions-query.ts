@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { fromEpochDay, toEpochDay } from '../calendar/days';
 import { ident } from '../dataset/ddl';
 import { type SeriesBlock, seriesSource, type SeriesMeasure } from '../dataset/series-store';
+import { anomaliesTable } from '../process-job';
 import type { Database } from '../db/database';
 import { readDeployedView } from '../dataviews/scope';
 import { type Caller, requireRead } from '../identity/caller';
@@ -171,7 +172,7 @@ async function anomalyOfWindow(
     predicted_value: number | null;
     incident_id: number | null;
   }>(sql`SELECT a.id, a.type, a.result, a.predicted_value, ${sql.raw(t ? 'a.incident_id' : 'NULL::int AS incident_id')}
-      FROM ${sql.raw(`${s}.all_anomalies`)} a
+      FROM ${sql.raw(anomaliesTable(schema))} a
       WHERE a.series_id = ${seriesId} AND a.measure = ${r.measure} AND a.start_date = ${r.from}::date AND a.end_date = ${r.to}::date
       ORDER BY ${sql.raw(head)} DESC, NULLIF(a.sin, 'NaN'::float8) DESC NULLS LAST, a.id LIMIT 1`);
   const a = rows[0];

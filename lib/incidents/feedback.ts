@@ -32,6 +32,7 @@ import {
   readFootprints,
   saveFootprint,
 } from './event-feedback';
+import { type MemberKeyRow, readIncidentMemberKeys } from '../process-job';
 import { readIncidents } from './read';
 import { hasIncidents } from './store';
 
@@ -50,14 +51,6 @@ export interface IncidentFeedbackAnswer {
   note: string;
   /** The feedback now stored on each member record of the incident. */
   members: FeedbackRecord[];
-}
-
-interface MemberKeyRow {
-  series_id: number;
-  measure: 'value' | 'count' | 'ratio';
-  type: string;
-  s: string;
-  e: string;
 }
 
 /**
@@ -79,9 +72,7 @@ export async function putIncidentFeedback(
   );
   if (!view) throw missing;
   if (!(await hasIncidents(db, view.schema))) throw missing;
-  const members = await db.rows<MemberKeyRow>(sql`
-    SELECT series_id, coalesce(measure, 'value') AS measure, type, start_date::text AS s, end_date::text AS e
-    FROM ${sql.raw(`${ident(view.schema)}.all_anomalies`)} WHERE incident_id = ${input.incidentId} ORDER BY id`);
+  const members = await readIncidentMemberKeys(db, view.schema, input.incidentId);
   if (members.length === 0) throw missing;
   const note = (input.note ?? '').trim();
   return db.tx(async (tx) => {

@@ -7,6 +7,14 @@ import { sql } from 'drizzle-orm';
 import { fromEpochDay } from '../calendar/days';
 import { codeColumn, ident, INCIDENTS_DDL } from '../dataset/ddl';
 import type { Database } from '../db/database';
+import {
+  addIncidentIdColumn,
+  anomaliesTable,
+  clearStaleIncidentIds,
+  incidentIdColumnExists,
+  readGroupingRecords,
+  writeIncidentIds,
+} from '../process-job';
 import type { MemberRecord } from './grouping';
 import type { Categories, IncidentBroad, IncidentCause } from './types';
 
@@ -23,11 +31,11 @@ export async function ensureIncidentTables(db: Database, schema: string): Promis
   const s = ident(schema);
   // From the catalog, not information_schema (a view over every table, slow on a server with many schemas).
   const column = (table: string, name: string) =>
-    `EXISTS (SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('${`${s}.${table}`.replace(/'/g, "''")}')
+    `EXISTS (SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('${table.replace(/'/g, "''")}')
       AND attname = '${name}' AND NOT attisdropped)`;
   const [{ t, c, e, m }] = await db.rows<{ t: boolean; c: boolean; e: boolean; m: boolean }>(
     sql.raw(`SELECT to_regclass('${`${s}.incidents`.replace(/'/g, "''")}') IS NOT NULL AS t,
-      ${column('all_anomalies', 'incident_id')} AS c, ${column('incidents', 'explained_from')} AS e,
+      ${column(anomaliesTable(schema), 'incident_id')} AS c, ${column(`${s}.incidents`, 'explained_from')} AS e,
       to_regclass('${`${s}.incident_moves`.replace(/'/g, "''")}') IS NOT NULL AS m`),
   );
   if (!m) await db.rows(sql.raw(MOVES_DDL(s)));
@@ -37,8 +45,7 @@ export async function ensureIncidentTables(db: Database, schema: string): Promis
   } else if (!e)
     // Tables of views deployed before incidents were split by their explanation.
     await db.rows(sql.raw(`ALTER TABLE ${s}.incidents ADD COLUMN IF NOT EXISTS explained_from text`));
-  if (!c)
-    await db.rows(sql.raw(`ALTER TABLE ${s}.all_anomalies ADD COLUMN IF NOT EXISTS incident_id integer`));
+  if (!c) await addIncidentIdColumn(db, schema);
 }
 
 /**
@@ -49,10 +56,17 @@ export async function ensureIncidentTables(db: Database, schema: string): Promis
 export async function hasIncidents(db: Database, schema: string): Promise<boolean> {
   const s = ident(schema);
   const [row] = await db.rows<{ t: boolean }>(
-    sql`SELECT to_regclass(${`${s}.incidents`}) IS NOT NULL AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
-      WHERE attrelid = to_regclass(${`${s}.all_anomalies`}) AND attname = 'incident_id' AND NOT attisdropped) AS t`,
+    sql`SELECT to_regclass(${`${s}.incidents`}) IS NOT NULL AND ${incidentIdColumnExists(schema)} AS t`,
   );
   return row?.t === true;
+}
+
+/** Whether the view's schema has an incidents table (a view deployed before incidents has none until its first cycle). */
+export async function hasIncidentsTable(db: Database, schema: string): Promise<boolean> {
+  const [{ t }] = await db.rows<{ t: boolean }>(
+    sql`SELECT to_regclass(${`${ident(schema)}.incidents`}) IS NOT NULL AS t`,
+  );
+  return t;
 }
 
 /** Every series of the view: its codes and category values (null = all). */
@@ -144,10 +158,7 @@ export async function readMemberRecords(
   schema: string,
   catalog: SeriesCatalog,
 ): Promise<MemberRecord[]> {
-  const rows = await db.rows<Record<string, unknown>>(
-    sql.raw(`SELECT id, series_id, measure, type, result, to_char(start_date, 'YYYY-MM-DD') AS s, to_char(end_date, 'YYYY-MM-DD') AS e,
-      actual_value, predicted_value, change_cum, share_pct, sin FROM ${ident(schema)}.all_anomalies ORDER BY id`),
-  );
+  const rows = await readGroupingRecords(db, schema);
   const out: MemberRecord[] = [];
   for (const r of rows) {
     const row = catalog.byId.get(Number(r.series_id));
@@ -367,15 +378,10 @@ async function insertIncidents(
 }
 
 /** Sets each record's incident_id (pairs of record id and incident id); only those that change are written. */
-async function setIncidentIds(tx: Database, s: string, pairs: ReadonlyArray<readonly [number, number]>) {
+async function setIncidentIds(tx: Database, schema: string, pairs: ReadonlyArray<readonly [number, number]>) {
   // Records of no incident (series no longer in the catalog) lose a stale one.
-  const members = `{${pairs.map((p) => p[0]).join(',')}}`;
-  await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} SET incident_id = NULL
-    WHERE incident_id IS NOT NULL AND NOT (id = ANY(${members}::int[]))`);
-  for (const part of partsOf(tx, pairs, PGLITE_ROWS * 4))
-    await tx.rows(sql`UPDATE ${sql.raw(`${s}.all_anomalies`)} a SET incident_id = x.incident
-      FROM unnest(${`{${part.map((p) => p[0]).join(',')}}`}::int[], ${`{${part.map((p) => p[1]).join(',')}}`}::int[]) AS x(id, incident)
-      WHERE a.id = x.id AND a.incident_id IS DISTINCT FROM x.incident`);
+  await clearStaleIncidentIds(tx, schema, `{${pairs.map((p) => p[0]).join(',')}}`);
+  for (const part of partsOf(tx, pairs, PGLITE_ROWS * 4)) await writeIncidentIds(tx, schema, part);
 }
 
 /**
@@ -425,7 +431,7 @@ export async function writeIncidents(
     rows.forEach((r, i) => {
       for (const m of r.memberIds) pairs.push([m, assigned[i]]);
     });
-    await setIncidentIds(tx, s, pairs);
+    await setIncidentIds(tx, schema, pairs);
     return assigned;
   });
 }

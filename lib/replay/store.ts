@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { categoryColumn, ident } from '../dataset/ddl';
+import { anomaliesTable, recordsHaveColumn } from '../process-job';
 import type { Database } from '../db/database';
 import type { DataViewDefinition } from '../dataviews/definition/index';
 import type { ReplayRecord, ReplayResult } from './types';
@@ -44,13 +45,13 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 /** Every record the view holds now, as a replay compares them (with its incident, when records carry one). */
 export async function readStoredRecords(db: Database, schema: string): Promise<ReplayRecord[]> {
   const [cols] = await db.rows<{ measure: boolean; incident: boolean }>(sql`SELECT
-      EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'all_anomalies' AND column_name = 'measure') AS measure,
-      EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'all_anomalies' AND column_name = 'incident_id') AS incident`);
+      ${recordsHaveColumn(schema, 'measure')} AS measure,
+      ${recordsHaveColumn(schema, 'incident_id')} AS incident`);
   const rows = await db.rows<Record<string, unknown>>(
     sql.raw(`SELECT series_id, ${cols.measure ? 'measure' : "'value' AS measure"}, type, detector_index,
       start_date::text AS start_date, end_date::text AS end_date, duration, actual_value, predicted_value,
       change_pct, change_cum, result, ${cols.incident ? 'incident_id' : 'NULL::int AS incident_id'}
-      FROM ${ident(schema)}.all_anomalies`),
+      FROM ${anomaliesTable(schema)}`),
   );
   return rows.map((r) => ({
     seriesId: Number(r.series_id),

@@ -3,13 +3,12 @@
  * value and (for detectors that judge each day against a percentage of the expectation) its band, the special
  * dates of the view's calendar, the comments that apply to the series, and every stored anomaly of the series.
  */
+import { readSeriesRecordsJson } from '../process-job';
 import type { Database } from '../db/database';
-import { sql } from 'drizzle-orm';
 import { toEpochDay } from '../calendar/days';
 import { calendarFlags, SUPPRESS_NEGATIVE, SUPPRESS_POSITIVE } from '../calendar/special-calendar';
 import { readComments } from '../comments/in-window';
 import { commentMatches } from '../comments/matching';
-import { ident } from '../dataset/ddl';
 import { type SeriesHoliday, seriesDetectionContext } from '../process-job/holiday-calendars';
 import { runPreview } from '../series-explorer/detector-preview';
 import type { PreviewReads } from './preview-group';
@@ -140,9 +139,7 @@ export async function explorerSeries(
     }),
   );
   // to_jsonb keeps every column (also ones added later) with dates as yyyy-MM-dd text.
-  const rows = await c.db.rows<{ j: unknown }>(sql`
-    SELECT to_jsonb(a) AS j FROM ${sql.raw(`${ident(view.schema)}.all_anomalies`)} a
-    WHERE a.series_id = ${preview.seriesId} ORDER BY a.start_date DESC, a.id`);
+  const rows = await readSeriesRecordsJson(c.db, view.schema, preview.seriesId);
   const anomalies = rows.map((r) => {
     const record = (typeof r.j === 'string' ? JSON.parse(r.j) : r.j) as Record<string, unknown>;
     const out: Record<string, unknown> = {};

@@ -5,6 +5,7 @@
  * appears only together with its parent, so a node offers the dimensions that are unset and whose parent
  * (if any) is set.
  */
+import { countRecordsBySeries } from '../process-job';
 import type { Database } from '../db/database';
 import { type SQL, sql } from 'drizzle-orm';
 import { categoryColumn, ident } from '../dataset/ddl';
@@ -126,12 +127,7 @@ const where = (conds: SQL[]) => (conds.length ? sql`WHERE ${sql.join(conds, sql`
 async function anomalyCounts(c: { db: Database }, view: ExplorerView, ids: number[]) {
   const counts = new Map<number, number>();
   if (ids.length === 0) return counts;
-  const rows = await c.db.rows<{ series_id: number; n: number }>(sql`
-    SELECT series_id, count(*)::int AS n FROM ${sql.raw(`${ident(view.schema)}.all_anomalies`)}
-    WHERE series_id IN (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )}) GROUP BY series_id`);
+  const rows = await countRecordsBySeries(c.db, view.schema, ids);
   for (const r of rows) counts.set(Number(r.series_id), Number(r.n));
   return counts;
 }

@@ -9,6 +9,7 @@ import type { Container } from '../../../lib/app/container';
 import { loadConfig } from '../../../lib/config/config';
 import { exclusionFlags, FEEDBACK_EXCLUDED } from '../../../lib/feedback/exclusions';
 import { listFeedback, putFeedback } from '../../../lib/feedback/service';
+import { recordEndDate } from '../../../lib/process-job';
 import type { Caller } from '../../../lib/identity/caller';
 import { runDetection } from '../../../lib/process-job/start';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -96,15 +97,20 @@ describe(`feedback in detection on ${backendName}`, () => {
     // incident week as it was expected, the week after is no drop (returns are not events).
     expect(before).not.toContain('CZ CW 2024-02-12..2024-02-18 Negative');
     expect(before).toContain('CZ CW 2024-02-05..2024-02-11 Positive');
-    const fb = await putFeedback(t.db, admin, {
-      dataViewId: id,
-      seriesId: await seriesOf(id, 'CZ'),
-      measure: 'value',
-      type: 'CW',
-      startDate: '2024-02-05',
-      status: 'confirmed',
-      note: 'Warehouse outage',
-    });
+    const fb = await putFeedback(
+      t.db,
+      admin,
+      {
+        dataViewId: id,
+        seriesId: await seriesOf(id, 'CZ'),
+        measure: 'value',
+        type: 'CW',
+        startDate: '2024-02-05',
+        status: 'confirmed',
+        note: 'Warehouse outage',
+      },
+      recordEndDate,
+    );
     expect(fb.endDate).toBe('2024-02-11');
     await detect(id);
     const after = brief(await storedAnomalies(t.db, id, ['country']));
@@ -129,22 +135,32 @@ describe(`feedback in detection on ${backendName}`, () => {
     const total = (
       await t.db.rows<{ s: number }>(sql.raw(`SELECT series_id AS s FROM dv_${id}.cat_map WHERE level = 0`))
     )[0].s;
-    await putFeedback(t.db, admin, {
-      dataViewId: id,
-      seriesId: await seriesOf(id, 'CZ'),
-      measure: 'value',
-      type: 'DOD',
-      startDate: '2024-02-05',
-      status: 'not-anomaly',
-    });
-    await putFeedback(t.db, admin, {
-      dataViewId: id,
-      seriesId: Number(total),
-      measure: 'value',
-      type: 'DOD',
-      startDate: '2024-02-05',
-      status: 'confirmed',
-    });
+    await putFeedback(
+      t.db,
+      admin,
+      {
+        dataViewId: id,
+        seriesId: await seriesOf(id, 'CZ'),
+        measure: 'value',
+        type: 'DOD',
+        startDate: '2024-02-05',
+        status: 'not-anomaly',
+      },
+      recordEndDate,
+    );
+    await putFeedback(
+      t.db,
+      admin,
+      {
+        dataViewId: id,
+        seriesId: Number(total),
+        measure: 'value',
+        type: 'DOD',
+        startDate: '2024-02-05',
+        status: 'confirmed',
+      },
+      recordEndDate,
+    );
     await detect(id);
     expect(brief(await storedAnomalies(t.db, id, ['country']))).toEqual([
       '* DOD 2024-02-05..2024-02-09 Positive',

@@ -13,6 +13,7 @@ import { schemaNameFor } from '../../../lib/dataset/ddl';
 import { dataViews } from '../../../lib/db/tables/dataviews';
 import type { DataViewDefinition } from '../../../lib/dataviews/definition/types';
 import { putFeedback } from '../../../lib/feedback/service';
+import { recordEndDate } from '../../../lib/process-job';
 import { systemCaller } from '../../../lib/identity/caller';
 import { runDetection } from '../../../lib/process-job/start';
 import { seriesChart } from '../../../lib/series-explorer/series-chart';
@@ -144,14 +145,19 @@ describe(`the ratio measure in the process job on ${backendName}`, () => {
 
     // Feedback may sit on a ratio record; the filters select the measure.
     const admin = await createCaller(t.db, 'admin@example.com', 'admin');
-    const feedback = await putFeedback(t.db, admin, {
-      dataViewId: id,
-      seriesId: Number(cut?.series_id),
-      measure: 'ratio',
-      type: 'DOD',
-      startDate: '2024-01-26',
-      status: 'confirmed',
-    });
+    const feedback = await putFeedback(
+      t.db,
+      admin,
+      {
+        dataViewId: id,
+        seriesId: Number(cut?.series_id),
+        measure: 'ratio',
+        type: 'DOD',
+        startDate: '2024-01-26',
+        status: 'confirmed',
+      },
+      recordEndDate,
+    );
     expect(feedback).toMatchObject({ measure: 'ratio', status: 'confirmed' });
     const deps: AnomalyDeps = { db: t.db, clock: fixedClock('2024-02-01T12:00:00Z'), timeZone: 'UTC' };
     const answer = await runFilterDefinition(

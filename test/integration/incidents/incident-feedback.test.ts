@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFilterDefinition } from '../../../lib/anomalies/run';
 import type { Caller } from '../../../lib/identity/caller';
 import { putFeedback } from '../../../lib/feedback/service';
+import { recordEndDate } from '../../../lib/process-job';
 import { deleteIncidentFeedback, putIncidentFeedback } from '../../../lib/incidents/feedback';
 import { systemClock } from '../../../lib/shared/clock';
 import { backendName, createTestDatabase, type TestDatabase } from '../../support/db';
@@ -164,14 +165,19 @@ describe(`feedback on an incident on ${backendName}`, () => {
     const members = (await run({})).filter((r) => r.incidentId === incidentId);
     expect(members.length).toBeGreaterThan(1);
     const one = members[members.length - 1];
-    await putFeedback(t.db, analyst, {
-      dataViewId: viewId,
-      seriesId: one.seriesId,
-      measure: one.measure ?? 'value',
-      type: one.type,
-      startDate: one.startDate,
-      status: 'expected',
-    });
+    await putFeedback(
+      t.db,
+      analyst,
+      {
+        dataViewId: viewId,
+        seriesId: one.seriesId,
+        measure: one.measure ?? 'value',
+        type: one.type,
+        startDate: one.startDate,
+        status: 'expected',
+      },
+      recordEndDate,
+    );
     const hidden = await run({ hideDismissed: true });
     expect(hidden.filter((r) => r.incidentId === incidentId)).toEqual([]);
     expect(milanRecords(await run({ incidents: true, hideDismissed: true }))).toEqual([]);
