@@ -2,8 +2,9 @@
 import { toEpochDay } from '../calendar/days';
 import { fiscalLabel } from '../calendar/fiscal';
 import { type SQL, sql } from 'drizzle-orm';
-import { categoryColumn, ident } from '../dataset/ddl';
+import { categoryColumn } from '../dataset/ddl';
 import type { Database } from '../db/database';
+import { catalogTable } from '../dataset/catalog';
 import { notDismissedCondition } from '../feedback/records';
 import { anomaliesTable, recordsHaveColumn } from '../process-job';
 import { addDays } from '../filters/time-range';
@@ -187,6 +188,6 @@ export async function readViewAnomalies(
            s.actual_value, s.predicted_value, s.change, s.change_pct, s.change_cum, s.share_pct, s.recurrence,
            s.result, s.sin, s.sim, s.incident_id ${catColumns}
     FROM (${selection(view, where, mode, spanOf?.incidents === true)}) s
-    LEFT JOIN ${sql.raw(ident(view.schema))}.cat_map m ON m.series_id = s.series_id`);
+    LEFT JOIN ${sql.raw(catalogTable(view.schema))} m ON m.series_id = s.series_id`);
   return rows.map((r) => toRecord(view, r));
 }

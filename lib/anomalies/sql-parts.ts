@@ -1,6 +1,7 @@
 /** SQL fragments over a view's all_anomalies (alias `a`) that mirror lib/filters/select.ts and rank.ts exactly. */
 import { type SQL, sql } from 'drizzle-orm';
-import { categoryColumn, ident } from '../dataset/ddl';
+import { categoryColumn } from '../dataset/ddl';
+import { catalogTable } from '../dataset/catalog';
 import type { NumericBound, SelectionSettings, SortBy } from '../filters/types';
 
 /** NaN counts as "not computed" in the domain code, so SQL treats it like NULL. */
@@ -89,7 +90,7 @@ export function whereClause(
   if (categories.length) {
     const eqs = categories.map(([column, value]) => sql`m.${sql.raw(column)} = ${value}`);
     conditions.push(
-      sql`a.series_id IN (SELECT m.series_id FROM ${sql.raw(ident(schema))}.cat_map m WHERE ${sql.join(eqs, sql` AND `)})`,
+      sql`a.series_id IN (SELECT m.series_id FROM ${sql.raw(catalogTable(schema))} m WHERE ${sql.join(eqs, sql` AND `)})`,
     );
   }
   return sql.join(conditions, sql` AND `);

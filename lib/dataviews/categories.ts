@@ -1,7 +1,7 @@
 /** The categories of a data view with the values its dataset holds (admins: the comment form's dropdowns). */
 import { datasetTables } from '../dataset/ddl';
 import { type Caller, requireAdmin } from '../identity/caller';
-import { categoryValues } from './dataset-reads';
+import { categoryValues } from '../dataset/dataset-reads';
 import { readView } from './scope';
 import type { CategoryInfo, DataViewDeps } from './types';
 

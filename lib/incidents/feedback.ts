@@ -7,7 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { fromEpochDay, toEpochDay } from '../calendar/days';
-import { categoryColumn, ident } from '../dataset/ddl';
+import { categoryColumn } from '../dataset/ddl';
+import { catalogTable } from '../dataset/catalog';
 import type { Database } from '../db/database';
 import { readViews } from '../dataviews/scope';
 import {
@@ -141,7 +142,7 @@ async function footprintOf(
   const ids = [...new Set(members.map((m) => Number(m.series_id)))];
   const cols = names.map((n, k) => `${categoryColumn(n)} AS v${k}`).join(', ');
   const rows = await db.rows<Record<string, unknown>>(
-    sql.raw(`SELECT series_id${cols ? `, ${cols}` : ''} FROM ${ident(view.schema)}.cat_map
+    sql.raw(`SELECT series_id${cols ? `, ${cols}` : ''} FROM ${catalogTable(view.schema)}
       WHERE series_id = ANY('{${ids.join(',')}}'::int[]) ORDER BY series_id`),
   );
   return {

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { fromEpochDay } from '../calendar/days';
 import { codeColumn, ident, INCIDENTS_DDL } from '../dataset/ddl';
+import { catalogTable, catalogToken } from '../dataset/catalog';
 import type { Database } from '../db/database';
 import {
   addIncidentIdColumn,
@@ -83,14 +84,13 @@ export async function readCatalog(
   schema: string,
   categories: readonly string[],
 ): Promise<SeriesCatalog> {
-  const s = ident(schema);
   const cols = categories.flatMap((c) => [
     `${codeColumn(c)} AS k${categories.indexOf(c)}`,
     `${ident(`c_${c.toLowerCase()}`)} AS v${categories.indexOf(c)}`,
   ]);
   const rows = await db.rows<Record<string, unknown>>(
     sql.raw(
-      `SELECT series_id${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${s}.cat_map ORDER BY series_id`,
+      `SELECT series_id${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${catalogTable(schema)} ORDER BY series_id`,
     ),
   );
   const ids = new Int32Array(rows.length);
@@ -123,14 +123,8 @@ export async function cachedCatalog(
   schema: string,
   categories: readonly string[],
 ): Promise<SeriesCatalog> {
-  const table = `${ident(schema)}.cat_map`;
-  const [r] = await db.rows<{ token: string | null }>(
-    sql.raw(
-      `SELECT concat_ws(':', to_regclass('${table.replace(/'/g, "''")}')::oid, count(*), max(series_id)) AS token FROM ${table}`,
-    ),
-  );
+  const token = await catalogToken(db, schema);
   const key = `${schema}|${categories.join(',')}`;
-  const token = String(r?.token ?? '');
   const hit = catalogs.get(key);
   if (hit && hit.token === token) {
     catalogs.delete(key);

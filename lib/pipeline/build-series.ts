@@ -36,7 +36,7 @@ import {
   type Kept,
   keptLeaves,
   storedSeriesIds,
-} from './build-sql';
+} from '../dataset/build-sql';
 import { type CategoryNode, groupingSets } from './grouping';
 import type { LeafCube, SeriesChunk } from './leaf-cube';
 import { assignIds, type SeriesSet, seriesKey, seriesOfLeaves } from './series-set';

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { dropBuildTables } from '../dataset/ddl';
 import type { Database } from '../db/database';
-import { swapRenames } from './build-sql';
+import { swapRenames } from '../dataset/build-sql';
 
 /**
  * Puts build `tag`'s cat_map, data, days and all_series in place of the view's (and, when `int` is given,

@@ -38,7 +38,7 @@ import {
   createData,
   createDays,
   storedSeriesIds,
-} from './build-sql';
+} from '../dataset/build-sql';
 import { dropBuild, swapSeries } from './build-swap';
 import { groupingSets } from './grouping';
 import { LeafCube } from './leaf-cube';

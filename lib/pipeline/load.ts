@@ -31,7 +31,7 @@ import { type BuildRunner, CHUNK_TARGET_MS, type RunnerOptions } from './build-r
 import { ChunkedBuildRunner } from './build-runner-chunked';
 import { WholeBuildRunner } from './build-runner-whole';
 import { buildSeries } from './build-series';
-import { buildTable, type Kept } from './build-sql';
+import { buildTable, type Kept } from '../dataset/build-sql';
 import { dropBuild, swapSeries } from './build-swap';
 import { readCodedRows } from './int-rows';
 import { LeafCube } from './leaf-cube';

@@ -6,7 +6,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { yyyymmddToEpochDay } from '../calendar/days';
-import { codeColumn, ident } from '../dataset/ddl';
+import { codeColumn } from '../dataset/ddl';
+import { catalogTable, seriesStatsTable } from '../dataset/catalog';
 import type { Database } from '../db/database';
 
 /** Siblings: the children of one parent that differ from it in the same category. */
@@ -83,16 +84,15 @@ export async function readLayout(
   schema: string,
   categories: Array<{ name: string }>,
 ): Promise<ViewLayout> {
-  const s = ident(schema);
   const cat = differingCategorySql(categories);
   const rows = await db.rows<LayoutRow>(
-    sql.raw(`SELECT c.series_id, c.parent_series_id, ${cat} AS cat FROM ${s}.cat_map c
-      LEFT JOIN ${s}.cat_map p ON p.series_id = c.parent_series_id
+    sql.raw(`SELECT c.series_id, c.parent_series_id, ${cat} AS cat FROM ${catalogTable(schema)} c
+      LEFT JOIN ${catalogTable(schema)} p ON p.series_id = c.parent_series_id
       ORDER BY c.parent_series_id NULLS FIRST, 3 NULLS FIRST, c.series_id`),
   );
   const [range] = await db.rows<{ first: number | null; last: number | null; fp: string | null }>(
     sql.raw(`SELECT min(first_day) AS first, max(last_day) AS last,
-      concat_ws(':', count(*), sum(days), sum(total_value), sum(total_count), max(series_id)) AS fp FROM ${s}.all_series`),
+      concat_ws(':', count(*), sum(days), sum(total_value), sum(total_count), max(series_id)) AS fp FROM ${seriesStatsTable(schema)}`),
   );
   return layoutOf(rows, range?.first ?? null, range?.last ?? null, String(range?.fp ?? ''));
 }
@@ -142,10 +142,9 @@ export function mixLinks(layout: ViewLayout, categories: readonly string[]) {
 
 /** Reads the fingerprint again (cheap) to tell whether a load committed meanwhile. */
 export async function readFingerprint(db: Database, schema: string): Promise<string> {
-  const s = ident(schema);
   const [r] = await db.rows<{ fp: string | null }>(
     sql.raw(
-      `SELECT concat_ws(':', count(*), sum(days), sum(total_value), sum(total_count), max(series_id)) AS fp FROM ${s}.all_series`,
+      `SELECT concat_ws(':', count(*), sum(days), sum(total_value), sum(total_count), max(series_id)) AS fp FROM ${seriesStatsTable(schema)}`,
     ),
   );
   return String(r?.fp ?? '');

@@ -3,8 +3,9 @@
  * the reads of a view's dataset a replay compares with. A replay writes nothing else.
  */
 import { sql } from 'drizzle-orm';
-import { categoryColumn, ident } from '../dataset/ddl';
+import { categoryColumn } from '../dataset/ddl';
 import { anomaliesTable, recordsHaveColumn } from '../process-job';
+import { catalogTable } from '../dataset/catalog';
 import type { Database } from '../db/database';
 import type { DataViewDefinition } from '../dataviews/definition/index';
 import type { ReplayRecord, ReplayResult } from './types';
@@ -81,7 +82,7 @@ export async function readSeriesCategories(
   if (seriesIds.length === 0) return out;
   const cols = categories.map((n, i) => `${categoryColumn(n)} AS c${i}`);
   const rows = await db.rows<Record<string, unknown>>(
-    sql`SELECT series_id${sql.raw(cols.length ? `, ${cols.join(', ')}` : '')} FROM ${sql.raw(`${ident(schema)}.cat_map`)}
+    sql`SELECT series_id${sql.raw(cols.length ? `, ${cols.join(', ')}` : '')} FROM ${sql.raw(catalogTable(schema))}
       WHERE series_id = ANY(${`{${[...new Set(seriesIds)].map((id) => Math.trunc(id)).join(',')}}`}::int[])`,
   );
   for (const r of rows) {

@@ -5,7 +5,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { fromEpochDay } from '../calendar/days';
-import { categoryColumn, ident } from '../dataset/ddl';
+import { categoryColumn } from '../dataset/ddl';
+import { catalogTable } from '../dataset/catalog';
 import type { Database } from '../db/database';
 import { resolveDetectors } from '../detection/detect';
 import { previewSeries } from '../detection/preview';
@@ -64,9 +65,8 @@ async function findSeries(
   names: string[],
   body: DetectorPreviewBody,
 ): Promise<{ id: number; categories: Record<string, string | null> }> {
-  const s = ident(schema);
   const cols = names.map((n, i) => `${categoryColumn(n)} AS c${i}`);
-  const select = `SELECT series_id${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${s}.cat_map`;
+  const select = `SELECT series_id${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${catalogTable(schema)}`;
   let rows: SeriesRow[];
   if (body.seriesId !== undefined) {
     if (body.categories !== undefined)

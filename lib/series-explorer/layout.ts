@@ -5,7 +5,7 @@
  * groups it returns equal readLayout's for that series.
  */
 import { sql } from 'drizzle-orm';
-import { ident } from '../dataset/ddl';
+import { catalogTable, seriesStatsTable } from '../dataset/catalog';
 import type { Database } from '../db/database';
 import { differingCategorySql, type LayoutRow, layoutOf, type ViewLayout } from '../process-job/layout';
 
@@ -15,24 +15,23 @@ export async function seriesLayout(
   categories: Array<{ name: string }>,
   seriesId: number,
 ): Promise<ViewLayout> {
-  const s = ident(schema);
   const cat = differingCategorySql(categories);
   const [own] = await db.rows<{ parent_series_id: number | null }>(
-    sql`SELECT parent_series_id FROM ${sql.raw(s)}.cat_map WHERE series_id = ${seriesId}`,
+    sql`SELECT parent_series_id FROM ${sql.raw(catalogTable(schema))} WHERE series_id = ${seriesId}`,
   );
   const parent = own?.parent_series_id ?? null;
   // The few rows first (one scan of cat_map), then their parents by primary key: no hash of the whole table.
   const rows = await db.rows<LayoutRow>(sql`
     WITH c AS MATERIALIZED (
-      SELECT * FROM ${sql.raw(s)}.cat_map
+      SELECT * FROM ${sql.raw(catalogTable(schema))}
       WHERE parent_series_id IS NULL OR series_id = ${seriesId} OR parent_series_id = ${seriesId}
         ${parent === null ? sql`` : sql`OR parent_series_id = ${Number(parent)}`}
     )
     SELECT c.series_id, c.parent_series_id, ${sql.raw(cat)} AS cat FROM c
-    LEFT JOIN ${sql.raw(s)}.cat_map p ON p.series_id = c.parent_series_id
+    LEFT JOIN ${sql.raw(catalogTable(schema))} p ON p.series_id = c.parent_series_id
     ORDER BY c.parent_series_id NULLS FIRST, 3 NULLS FIRST, c.series_id`);
   const [range] = await db.rows<{ first: number | null; last: number | null }>(
-    sql.raw(`SELECT min(first_day) AS first, max(last_day) AS last FROM ${s}.all_series`),
+    sql.raw(`SELECT min(first_day) AS first, max(last_day) AS last FROM ${seriesStatsTable(schema)}`),
   );
   return layoutOf(rows, range?.first ?? null, range?.last ?? null, '');
 }

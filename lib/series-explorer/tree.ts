@@ -6,9 +6,10 @@
  * (if any) is set.
  */
 import { countRecordsBySeries } from '../process-job';
+import { catalogTable } from '../dataset/catalog';
 import type { Database } from '../db/database';
 import { type SQL, sql } from 'drizzle-orm';
-import { categoryColumn, ident } from '../dataset/ddl';
+import { categoryColumn } from '../dataset/ddl';
 import type { DataViewDefinition } from '../dataviews/definition/types';
 import { readDeployedView } from '../dataviews/scope';
 import type { DataViewRecord } from '../dataviews/views';
@@ -165,7 +166,7 @@ export async function explorerTree(
   const view = await explorerView(c, caller, id);
   const set = categoriesFromQuery(view, query);
   const dims = openDimensions(view.categories, set);
-  const m = sql.raw(`${ident(view.schema)}.cat_map m`);
+  const m = sql.raw(`${catalogTable(view.schema)} m`);
   const [own] = await c.db.rows<{ series_id: number }>(
     sql`SELECT m.series_id FROM ${m} ${where(nodeConditions(view, set, null))} LIMIT 1`,
   );
@@ -268,7 +269,7 @@ export async function explorerSearch(
   );
   const select = sql.raw(view.categories.map((x, i) => `m.${categoryColumn(x.name)} AS c${i}`).join(', '));
   const rows = await c.db.rows<{ series_id: number } & Record<string, string | null>>(sql`
-    SELECT m.series_id, ${select} FROM ${sql.raw(`${ident(view.schema)}.cat_map m`)} WHERE ${any}
+    SELECT m.series_id, ${select} FROM ${sql.raw(`${catalogTable(view.schema)} m`)} WHERE ${any}
     ORDER BY m.level, ${sql.join(cols, sql`, `)} LIMIT ${limit + 1}`);
   const truncated = rows.length > limit;
   const page = rows.slice(0, limit);

@@ -35,13 +35,15 @@ export function readPerViewTables(page: string): PerViewTables {
 }
 
 /**
- * A literal names `table` when the table is schema-qualified (`${schema}.cat_map`, `"dv_1".days`), follows
- * an SQL keyword that takes a table, or is the whole literal (`'all_anomalies'`; only for a name with an
- * underscore: a literal 'data' or 'days' is mostly not SQL).
+ * A literal names `table` when the table is schema-qualified (`${schema}.cat_map`: the piece of a template
+ * after a substitution starts with `.cat_map`; `"dv_1".days`; an alias's column, `st.days`, passes), follows
+ * an SQL keyword that takes a table (`FROM cat_map`), or, for a name with an underscore, stands quoted in
+ * SQL text (`table_name = 'all_anomalies'`). A literal that is only the name (`'cat_map'`: a step's label,
+ * the suffix of a build table) is not SQL and passes.
  */
 function namesTable(table: string): RegExp {
   return new RegExp(
-    `(${table.includes('_') ? "^|'|" : ''}\\.|\\b(?:FROM|JOIN|UPDATE|INTO|TABLE|TRUNCATE|REFERENCES)\\s+(?:ONLY\\s+)?)"?${table}"?(?![\\w(])`,
+    `(${table.includes('_') ? "'|" : ''}^\\.|"\\.|\\b(?:FROM|JOIN|UPDATE|INTO|TABLE|TRUNCATE|REFERENCES)\\s+(?:ONLY\\s+)?)"?${table}"?(?![\\w(])`,
     'i',
   );
 }
@@ -64,10 +66,8 @@ function literals(file: string, text: string): Array<{ line: number; text: strin
       ts.isTemplateMiddle(node) ||
       ts.isTemplateTail(node)
     ) {
-      // Whole-literal matches only for a plain string; template pieces are SQL fragments.
-      const whole = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node);
       const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-      found.push({ line, text: whole ? node.text : ` ${node.text}` });
+      found.push({ line, text: node.text });
     }
     ts.forEachChild(node, visit);
   };

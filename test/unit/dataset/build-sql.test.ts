@@ -14,7 +14,7 @@ import {
   keptLeaves,
   storedSeriesIds,
   swapRenames,
-} from '../../../lib/pipeline/build-sql';
+} from '../../../lib/dataset/build-sql';
 
 // A small definition: country → city, view schema dv_1, build tag 7_0_k.
 const categories = [{ name: 'country' }, { name: 'city' }];

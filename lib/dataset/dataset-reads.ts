@@ -1,6 +1,6 @@
 /** Read-only looks into a deployed dataset: row counts and the category values of cat_map. */
 import { sql } from 'drizzle-orm';
-import { categoryColumn, DATA_TABLES, ident } from '../dataset/ddl';
+import { categoryColumn, DATA_TABLES, ident } from './ddl';
 import type { Database } from '../db/database';
 
 /** Row counts of the data tables present in `schema` (int, data, cat_map, all_series, all_anomalies). */

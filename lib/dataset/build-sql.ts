@@ -2,7 +2,8 @@
  * The SQL of the series build's steps, as text from their inputs (no database here): the build's
  * tables, which stored chunks and days a load keeps, the leaves of the kept chunks, the series stats
  * summed from the chunks, all_series with its shares, and the swap's renames. The runners
- * (build-runner-whole.ts, build-runner-chunked.ts) run them; build-series.ts says which in what order.
+ * (lib/pipeline/build-runner-whole.ts, build-runner-chunked.ts) run them; lib/pipeline/build-series.ts says
+ * which in what order. The text is here, with the catalog it builds (docs/architecture.md, Per-view tables).
  */
 import {
   allSeriesColumnsDdl,
@@ -13,8 +14,8 @@ import {
   DATA_COLUMNS_DDL,
   daysColumnsDdl,
   ident,
-} from '../dataset/ddl';
-import { CHUNK_DAYS } from '../dataset/series-chunks';
+} from './ddl';
+import { CHUNK_DAYS } from './series-chunks';
 
 /** Which chunks of the stored series a load keeps: none (full), those before one (incremental), all but some (custom). */
 export type Kept =
