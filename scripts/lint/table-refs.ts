@@ -87,7 +87,7 @@ export function foreignTableRefs(texts: ReadonlyMap<string, string>, tables: Per
       for (const r of mine)
         if (r.re.test(lit.text)) found.push(`${file}:${lit.line}: ${r.table} (owned by lib/${r.owner})`);
   }
-  return found;
+  return found.sort();
 }
 
 /** The .ts/.tsx files under `dirs` of `root`, as paths from the root with `/`. */
