@@ -7,9 +7,9 @@
  * the event's echoes (Peer and Mix records beside its branch that start within a day of it, either
  * direction), inherits the feedback on every member, however the records were regrouped.
  */
-import { sql } from 'drizzle-orm';
 import { fromEpochDay, toEpochDay } from '../calendar/days';
 import type { Database } from '../db/database';
+import { deleteEventFeedback, readEventFeedback, upsertEventFeedback } from '../feedback/event-feedback-rows';
 import type { FeedbackStatus } from '../feedback/types';
 import type { MemberRecord } from './grouping';
 import type { Categories, IncidentCause } from './types';
@@ -141,24 +141,9 @@ function sameEvent(
   return n;
 }
 
-interface Raw {
-  incident_id: number;
-  status: FeedbackStatus;
-  note: string;
-  user_id: number | null;
-  email: string;
-  result: 'Positive' | 'Negative';
-  s: string;
-  e: string;
-  series: Footprint['series'];
-  causes: Footprint['causes'];
-}
-
 /** The footprints of a view's events that were given feedback. */
 export async function readFootprints(db: Database, dataViewId: number): Promise<Footprint[]> {
-  const rows = await db.rows<Raw>(sql`SELECT incident_id, status, note, user_id, email, result,
-      start_date::text AS s, end_date::text AS e, series, causes
-    FROM event_feedback WHERE data_view_id = ${dataViewId} ORDER BY id`);
+  const rows = await readEventFeedback(db, dataViewId);
   return rows.map((r) => ({
     incidentId: Number(r.incident_id),
     status: r.status,
@@ -168,25 +153,27 @@ export async function readFootprints(db: Database, dataViewId: number): Promise<
     result: r.result,
     startDay: toEpochDay(r.s),
     endDay: toEpochDay(r.e),
-    series: typeof r.series === 'string' ? JSON.parse(r.series) : r.series,
-    causes: typeof r.causes === 'string' ? JSON.parse(r.causes) : r.causes,
+    series: (typeof r.series === 'string' ? JSON.parse(r.series) : r.series) as Footprint['series'],
+    causes: (typeof r.causes === 'string' ? JSON.parse(r.causes) : r.causes) as Footprint['causes'],
   }));
 }
 
 /** Stores (or replaces) the footprint of the event given feedback as incident `f.incidentId`. */
 export async function saveFootprint(db: Database, dataViewId: number, f: Footprint): Promise<void> {
-  await db.rows(sql`INSERT INTO event_feedback (data_view_id, incident_id, result, start_date, end_date, series, causes,
-      status, note, user_id, email)
-    VALUES (${dataViewId}, ${f.incidentId}, ${f.result}, ${fromEpochDay(f.startDay)}::date, ${fromEpochDay(f.endDay)}::date,
-      ${JSON.stringify(f.series)}::jsonb, ${JSON.stringify(f.causes)}::jsonb, ${f.status}, ${f.note}, ${f.userId}, ${f.email})
-    ON CONFLICT (data_view_id, incident_id) DO UPDATE SET result = EXCLUDED.result, start_date = EXCLUDED.start_date,
-      end_date = EXCLUDED.end_date, series = EXCLUDED.series, causes = EXCLUDED.causes, status = EXCLUDED.status,
-      note = EXCLUDED.note, user_id = EXCLUDED.user_id, email = EXCLUDED.email`);
+  await upsertEventFeedback(db, dataViewId, {
+    incident_id: f.incidentId,
+    status: f.status,
+    note: f.note,
+    user_id: f.userId,
+    email: f.email,
+    result: f.result,
+    s: fromEpochDay(f.startDay),
+    e: fromEpochDay(f.endDay),
+    series: f.series,
+    causes: f.causes,
+  });
 }
 
 export async function deleteFootprint(db: Database, dataViewId: number, incidentId: number): Promise<number> {
-  const rows = await db.rows<{ id: number }>(
-    sql`DELETE FROM event_feedback WHERE data_view_id = ${dataViewId} AND incident_id = ${incidentId} RETURNING id`,
-  );
-  return rows.length;
+  return deleteEventFeedback(db, dataViewId, incidentId);
 }

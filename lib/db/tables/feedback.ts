@@ -1,4 +1,4 @@
-import { date, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { date, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Feedback on the stable key of an anomaly record (view, series, measure, type, start date). */
 export const anomalyFeedback = pgTable('anomaly_feedback', {
@@ -17,4 +17,21 @@ export const anomalyFeedback = pgTable('anomaly_feedback', {
   incidentId: integer('incident_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Feedback on an incident with the event's footprint (migration 0018; lib/feedback/event-feedback-rows.ts). */
+export const eventFeedback = pgTable('event_feedback', {
+  id: serial('id').primaryKey(),
+  dataViewId: integer('data_view_id').notNull(),
+  incidentId: integer('incident_id').notNull(),
+  result: text('result').$type<'Positive' | 'Negative'>().notNull(),
+  startDate: date('start_date', { mode: 'string' }).notNull(),
+  endDate: date('end_date', { mode: 'string' }).notNull(),
+  series: jsonb('series').notNull(),
+  causes: jsonb('causes').notNull(),
+  status: text('status').$type<'confirmed' | 'expected' | 'not-anomaly'>().notNull(),
+  note: text('note').notNull().default(''),
+  userId: integer('user_id'),
+  email: text('email').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
