@@ -222,9 +222,9 @@ async function readLeaves(
 
 /**
  * The most values (leaves × days × measures) the leaf reads kept at a time hold: about 128 MB as float64.
- * A large view's incidents span years and most of its leaves; read at once, a 100,000-series view's
- * leaves took 2.1 GiB, in batches of 32 M values still 1.6 GiB: each read brought every chunk of each
- * leaf (three years) to cut its window out; the reads now bring only the batch's chunks.
+ * A large view's incidents span years and most of its leaves, so the leaves are read in batches of this
+ * many values, each read bringing only the chunks of its batch's window, which bounds the memory of a step
+ * whatever the view's size (the measurements: docs/performance.md, Measurements behind the code).
  */
 export const LEAF_BLOCK_CELLS = 16_000_000;
 

@@ -1,8 +1,8 @@
 /**
  * The part of a view's layout that the preview of one series needs: the root, the series' own peer group
- * and the groups of its children, with the view's day range. readLayout reads every series (about 1 s for
- * 50,000 series on PGlite); this reads only the series around one, with the same grouping and order, so the
- * groups it returns equal readLayout's for that series.
+ * and the groups of its children, with the view's day range. readLayout reads every series, a cost that
+ * grows with the view (docs/performance.md, Measurements behind the code); this reads only the series around
+ * one, with the same grouping and order, so the groups it returns equal readLayout's for that series.
  */
 import { sql } from 'drizzle-orm';
 import { catalogTable, seriesStatsTable } from '../dataset/catalog';
