@@ -16,7 +16,8 @@ import {
 import { fromEpochDay } from '../calendar/days';
 import { resolveRegion } from '../calendar/regions';
 import type { SpecialCalendar } from '../calendar/special-calendar';
-import { categoryColumn, codeColumn, ident } from '../dataset/ddl';
+import { catalogTable, seriesStatsTable } from '../dataset/catalog';
+import { categoryColumn, codeColumn } from '../dataset/ddl';
 import type { Database } from '../db/database';
 import type { DataViewCategory, DataViewDefinition, ViewCalendar } from '../dataviews/definition/types';
 import type { DetectionContext } from '../detection/types';
@@ -45,7 +46,6 @@ export function regionVolumesSql(
   categories: readonly DataViewCategory[],
   onlyIds?: readonly number[],
 ): string {
-  const s = ident(schema);
   const on = categories.map((c) => {
     const k = codeColumn(c.name);
     return c.calendar === 'country' || c.calendar === 'state'
@@ -61,8 +61,8 @@ export function regionVolumesSql(
     : '';
   return `SELECT a.series_id AS id, ${col('country')} AS country, ${col('state')} AS state,
     sum(abs(coalesce(v.total_value, 0))) AS volume
-    FROM ${s}.cat_map a JOIN ${s}.cat_map b ON ${on.join(' AND ')}
-    LEFT JOIN ${s}.all_series v ON v.series_id = b.series_id
+    FROM ${catalogTable(schema)} a JOIN ${catalogTable(schema)} b ON ${on.join(' AND ')}
+    LEFT JOIN ${seriesStatsTable(schema)} v ON v.series_id = b.series_id
     ${where} GROUP BY 1, 2, 3`;
 }
 
