@@ -8,7 +8,7 @@
  *
  * Steps: series (the leaves and their series, in memory), cat_map, data (each rebuilt chunk rolled up
  * and written; the kept chunks copied), days, all_series (summed from the chunks' stats), then the
- * primary key and ANALYZE. The statements' text is build-sql.ts's; the runner runs them whole on
+ * primary key and ANALYZE. The statements' text is lib/dataset/build-sql.ts's; the runner runs them whole on
  * PostgreSQL (build-runner-whole.ts) and as short statements on PGlite (build-runner-chunked.ts).
  */
 import { sql } from 'drizzle-orm';

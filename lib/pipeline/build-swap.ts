@@ -1,5 +1,5 @@
 /**
- * The swap of a series build: the build's tables put in place of the view's (build-sql.ts, swapRenames),
+ * The swap of a series build: the build's tables put in place of the view's (lib/dataset/build-sql.ts, swapRenames),
  * inside the caller's transaction so that readers see the old tables or the new ones, never a mix; and
  * the build's tables, the old ones among them, dropped after the commit (keeping that transaction short).
  */
