@@ -361,7 +361,7 @@ describe('alerts on saved filters', () => {
     const msg = slackMessages[0];
     expect(msg.text).toMatch(/New incident in "Everything in January": ▲ /);
     expect(msg.text).toMatch(
-      /• \[incident \d+:\d+\] ▲ retail \/ shop \| root cause .+ \| broad series .+: actual [\d,.]+ vs expected [\d,.]+ \([+\d,.]+ %\) \| 2024-01-29 \| value DOD \| 1 record \| SIN 4/,
+      /• \[incident \d+:\d+\] ▲ retail \/ shop \| root cause .+ \| of broad series .+: actual [\d,.]+ vs expected [\d,.]+ \([+\d,.]+ %\) \| 2024-01-29 \| value DOD \| 1 record \| SIN 4/,
     );
     const list = await s.call('GET', '/api/v1/anomaly-filters/alerts', { auth: s.userToken });
     expect(list.text).not.toContain('XXXXsecretXXXX');

@@ -103,9 +103,9 @@ describe(`summaries cite incidents on ${backendName}`, () => {
       .find((l) => l.startsWith(`- [incident ${viewId}:${jump.incident.id}]`));
     expect(line).toBeDefined();
     expect(line).toMatch(
-      /root cause: (country=CZ, city=Brno|city=Brno, country=CZ) \(change [\d.]+, \+[\d.]+ %, explains \d+ %\)/,
+      /root cause: (country=CZ, city=Brno|city=Brno, country=CZ) \(actual [\d.]+ vs expected [\d.]+, change [\d.]+, \+[\d.]+ %, explains \d+ %/,
     );
-    expect(line).toContain('broad series: all (total)');
+    expect(line).toContain('broad series (context): all (total)');
     // Its records follow it, each with its own citation.
     expect(prompts[0]).toMatch(
       new RegExp(`\\[incident ${viewId}:${jump.incident.id}\\][^\\n]*\\n {2}- \\[anomaly \\d+\\]`),
