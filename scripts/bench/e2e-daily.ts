@@ -6,6 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
+import type { Usage } from '../local/billing';
+import { cycleUsage, readUsage, settledUsage, usageLine } from './e2e-usage';
 
 /** Days the daily cycle's custom load brings again. */
 export const DAILY_DAYS = 3;
@@ -27,6 +29,8 @@ export interface DailyCycle {
   load: Record<string, unknown> | null;
   process: Record<string, unknown> | null;
   loadAvg: [string, string];
+  /** The cycle as AWS would bill the workers (GB-s per function). */
+  usage: Usage | null;
 }
 
 /** When job `id` was first seen running (polled every 50 ms; null when it ended unseen or took 30 minutes). */
@@ -52,11 +56,13 @@ export async function dailyCycles(
   waitJob: (jobId: number) => Promise<any>,
   failures: string[],
   runs: number,
+  dataDir: string,
 ): Promise<DailyCycle[]> {
   const out: DailyCycle[] = [];
   for (let i = 0; i < runs; i++) {
     const la0 = os.loadavg()[0].toFixed(1);
     const t0 = performance.now();
+    const usage0 = readUsage(dataDir);
     const posted = new Date().toISOString();
     const r = await call('POST', `/api/v1/dataviews/${id}/jobs/custom-load`);
     if (r.status >= 300) {
@@ -75,7 +81,9 @@ export async function dailyCycles(
         failures.push(`daily detection ${processed.status}: ${processed.error ?? ''}`);
     }
     const done = processed?.status === 'finished';
+    const usage = done ? cycleUsage(usage0, await settledUsage(dataDir)) : null;
     out.push({
+      usage,
       totalMs: done ? performance.now() - t0 : null,
       toLoadMs: ms(posted, loaded.startedAt),
       loadMs: ms(loaded.startedAt, loaded.finishedAt),
@@ -122,3 +130,8 @@ export const DAILY_HEADER = [
   '| service database | cycle | request → detection finished | request → load started | load | load finished → process seen running | process job (shards, publish, hooks) | load build steps (ms) | process parts (ms) | load avg start / end |',
   '|---|---:|---:|---:|---:|---:|---:|---|---|---|',
 ];
+
+/** The daily cycles' billed usage, a line each. */
+export function dailyUsageLines(label: string, cycles: readonly DailyCycle[]): string[] {
+  return cycles.map((c, i) => `- ${label}, daily cycle ${i + 1}: ${usageLine(c.usage)}`);
+}

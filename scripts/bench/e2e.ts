@@ -28,7 +28,16 @@ import postgres from 'postgres';
 import { fromEpochDay, toEpochDay } from '../../lib/calendar/days';
 import { MAX_CUSTOM_RANGE_DAYS } from '../../lib/filters/time-range';
 import { groupingSets } from '../../lib/pipeline/grouping';
-import { DAILY_DAYS, DAILY_HEADER, type DailyCycle, dailyCycles, dailyRows } from './e2e-daily';
+import {
+  DAILY_DAYS,
+  DAILY_HEADER,
+  type DailyCycle,
+  dailyCycles,
+  dailyRows,
+  dailyUsageLines,
+} from './e2e-daily';
+import { cycleUsage, readUsage, settledUsage, usageLine } from './e2e-usage';
+import type { Usage } from '../local/billing';
 import { numpyReferenceSeconds, type TargetRun, targetLines } from './e2e-targets';
 import { writeSection } from './report';
 import { servePglite } from '../local/pglite-server';
@@ -550,6 +559,8 @@ export interface E2eResult {
   loadAvg: [string, string];
   /** The daily cycles after the first detection: the last DAILY_DAYS days again, then detection. */
   daily: DailyCycle[];
+  /** The first load and detection as AWS would bill the workers (GB-s per function; DATA_DIR/usage.json). */
+  firstUsage: Usage | null;
 }
 
 async function runTarget(
@@ -637,6 +648,7 @@ async function runTarget(
 
     // POST load, then poll the jobs; two readers poll status and the Top 100 while the jobs run.
     const t0 = Date.now();
+    const usage0 = readUsage(svc.dataDir);
     const job = must(await call('POST', `/api/v1/dataviews/${id}/jobs/load`), 'POST load');
     const latencies: Latency[] = [];
     let phase: 'load' | 'detection' = 'load';
@@ -700,8 +712,12 @@ async function runTarget(
       if (h.status !== 200)
         failures.push(`hierarchical: ${h.status} ${JSON.stringify(h.body).slice(0, 200)}`);
     }
+    const firstUsage =
+      detected?.status === 'finished' ? cycleUsage(usage0, await settledUsage(svc.dataDir)) : null;
     const daily =
-      detected?.status === 'finished' ? await dailyCycles(call, id, waitJob, failures, o.dailyRuns) : [];
+      detected?.status === 'finished'
+        ? await dailyCycles(call, id, waitJob, failures, o.dailyRuns, svc.dataDir)
+        : [];
     // After the jobs: the service still answers (no 500 until restart).
     const after = await call('GET', `/api/v1/dataviews/${id}/status`).catch(() => undefined);
     const status = after?.body;
@@ -734,6 +750,7 @@ async function runTarget(
       peakRssMiB: peak,
       loadAvg: [la0, load1()],
       daily,
+      firstUsage,
     };
   } finally {
     log = await svc.stop();
@@ -868,6 +885,13 @@ function markdown(
     ...DAILY_HEADER,
     ...results.flatMap((r) => dailyRows(label(r), r.daily)),
     '',
+    'What the workers would be billed on AWS (billed duration × configured memory, per function; docs/deploy.md, "What it costs"):',
+    '',
+    ...results.flatMap((r) => [
+      `- ${label(r)}, first load and detection: ${usageLine(r.firstUsage)}`,
+      ...dailyUsageLines(label(r), r.daily),
+    ]),
+    '',
     ...results.flatMap((r) => [
       `- ${label(r)}: build steps ${JSON.stringify(r.buildSteps)}; detection ${JSON.stringify(
         Object.fromEntries(
@@ -931,6 +955,8 @@ export async function benchE2e(args: string[]): Promise<void> {
         for (const f of r.failures) console.log(`  ! ${f}`);
         for (const l of workerLines(r)) console.log(l);
         for (const l of dailyRows(label(r), r.daily)) console.log(`daily cycle ${l}`);
+        console.log(`billed, first load and detection: ${usageLine(r.firstUsage)}`);
+        for (const l of dailyUsageLines(label(r), r.daily)) console.log(`billed${l.slice(1)}`);
       }
     const text = markdown(o, cube, floor, results, fillMs, numpyS);
     for (const l of targetLines(results.map(targetRun), numpyS)) console.log(l);
