@@ -148,11 +148,16 @@ function sourceRows(cube: FamilyCube) {
 /**
  * The view's holiday settings: `listed`, its country's holidays as special dates and 12.24–01.01 as a
  * special period (as users configured a view before calendars); `country`, `calendar: {country}` with
- * its periods (Christmas Eve to the first working day), as a user configures one now; `none`, nothing.
+ * its periods (Christmas Eve to the first working day), as a user configures one now (England for GB,
+ * whose holidays the generator draws); `none`, nothing.
  */
 function analysisOf(cube: FamilyCube, calendar: FamilyCalendar): never {
   if (calendar === 'listed') return cube.specialDates as never;
-  if (calendar === 'country') return { calendar: { country: cube.shape.country, periods: true } } as never;
+  if (calendar === 'country') {
+    // The generator's British holidays are England's (the August bank holiday): a user there names the state.
+    const state = cube.shape.country === 'GB' ? { state: 'ENG' } : {};
+    return { calendar: { country: cube.shape.country, ...state, periods: true } } as never;
+  }
   return {} as never;
 }
 
