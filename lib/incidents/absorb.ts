@@ -6,7 +6,8 @@
  * change: a channel-wide gap is one row, not one more per hotel and leaf of the channel. An incident made
  * only of echoes (Peer, Mix) joins only an event that starts within a day of it. An incident of the other
  * direction that starts within a day after another's last day, within its cause (or its broad series when
- * the cause is the series itself) and lasts no longer than it, is that event's **return** (the day after a
+ * the cause is the series itself, or on a series between the cause and the broad series) and lasts no
+ * longer than it, is that event's **return** (the day after a
  * gap or a drop, the day after a spike) and joins it. Pure.
  */
 import { type MemberRecord, overlapDays } from './grouping';
@@ -45,7 +46,8 @@ function causeLevel(causes: readonly Int32Array[], b: Absorbable): number {
 /**
  * The event whose return incident `i` is (-1: none): of the other direction, starting within a day of the
  * day after its last day, no longer than it, within its cause (or its broad series when it has no specific
- * cause); the broadest such cause, then the larger incident.
+ * cause) or on a series between its cause and its broad series; the broadest such cause, then the larger
+ * incident.
  */
 function returnOf(incidents: readonly Absorbable[], i: number, slackDays: number): number {
   const b = incidents[i];
@@ -55,7 +57,11 @@ function returnOf(incidents: readonly Absorbable[], i: number, slackDays: number
     if (j === i || a.echoesOnly || a.head.result === b.head.result) return;
     if (Math.abs(b.firstDay - (a.lastDay + 1)) > slackDays) return;
     if (b.lastDay - b.firstDay > a.lastDay - a.firstDay) return;
-    const level = causeLevel(a.causes.length > 0 ? a.causes : [a.head.codes], b);
+    const causes = a.causes.length > 0 ? a.causes : [a.head.codes];
+    let level = causeLevel(causes, b);
+    // Or seen on a series between the cause and the broad series (the channel a gap of one segment emptied).
+    if (level === Number.POSITIVE_INFINITY && within(a.head.codes, b.head.codes))
+      if (causes.some((c) => within(b.head.codes, c))) level = levelOf(b.head.codes);
     if (level < bestLevel || (level === bestLevel && best >= 0 && a.size > incidents[best].size))
       [best, bestLevel] = [j, level];
   });

@@ -77,6 +77,13 @@ describe('the return after an event joins it', () => {
     expect(absorbInto([broad, rise([1, 3, 0], 104), rise([2, 3, 0], 104)])).toEqual([-1, 0, -1]);
   });
 
+  it('takes the rise of the broad series the gap of its cause emptied, not of a series beside it', () => {
+    // The gap of segment 1 on channel 1, seen on channel 1: the channel's rise the day after is its return.
+    const channel = rise([0, 0, 1], 104);
+    const device = rise([0, 2, 1], 104);
+    expect(absorbInto([gap(), channel, device])).toEqual([-1, 0, -1]);
+  });
+
   it('gives no return to an incident of echoes only', () => {
     expect(absorbInto([gap({ echoesOnly: true }), rise([1, 0, 1], 104)])).toEqual([-1, -1]);
   });
