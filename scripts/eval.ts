@@ -80,7 +80,7 @@ function parseArgs(argv: string[]): Args {
     hotel: has('--hotel'),
     retail: has('--retail'),
     family: has('--family'),
-    calendar: get('--calendar') === 'none' ? 'none' : 'listed',
+    calendar: (['none', 'country'] as const).find((c) => c === get('--calendar')) ?? 'listed',
     familySize: get('--cubes') ? Number(get('--cubes')) : undefined,
     measures: has('--measures') || !anySelected,
     service: has('--service'),

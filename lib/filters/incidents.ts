@@ -7,7 +7,8 @@
  * the head's window, change % and change cum over it: rowFigures), so that the row names the combination
  * that caused it and shows that combination's own change; the broad series' figures are in
  * `incident.broad`. It carries `incident` (id, size, the broad series, the root causes with the share of
- * the broad change each explains, every type and measure) and, on request, `members`.
+ * the broad change each explains, every type and measure, and its standing, which Sort by SIN orders
+ * incident rows by: standing.ts) and, on request, `members`.
  * Members of the other direction than the incident (echoes) never stand for it: a filter that selected only
  * those has no row for the incident.
  * Records without an incident (detected before incidents were built) are events of their own.
@@ -15,6 +16,7 @@
 import type { Incident, IncidentCause } from '../incidents/types';
 import { explainsOf } from './explains';
 import { mergeEvents } from './events';
+import { standingOf } from './standing';
 import type { AnomalyIncident, AnomalyRecord } from './types';
 import { hasOwn, setOwn } from '../shared/own';
 
@@ -160,7 +162,10 @@ export function mergeIncidents(
       categories: cause && figures ? inOrder(cause.categories, head.categories) : head.categories,
       types: incident.types,
       incidentId: incident.id,
-      incident: incidentOf(incident, head.categories),
+      incident: {
+        ...incidentOf(incident, head.categories),
+        standing: standingOf(head.sin, selected, incident.result),
+      },
       members,
     });
   }

@@ -13,6 +13,8 @@ export interface Rankable {
   sharePct: number | null;
   sin: number | null;
   sim: number | null;
+  /** On an incident row: its standing, which Sort by SIN orders it by (standing.ts). */
+  incident?: { standing?: number | null };
 }
 
 function num(v: number | null | undefined): number {
@@ -37,7 +39,8 @@ export function sortKey(r: Rankable, sortBy: SortBy): number {
     case 'Date':
       return dateNumber(r.startDate);
     case 'SIN':
-      return num(r.sin);
+      // An incident row stands by its SIN weighed by its evidence; a record by its SIN.
+      return num(r.incident?.standing === undefined ? r.sin : r.incident.standing);
     case 'SIM':
       return num(r.sim);
     case 'Anomaly Value':

@@ -110,6 +110,11 @@ export interface AnomalyIncident {
       mixOf?: string;
     }
   >;
+  /**
+   * Only on an incident row: what Sort by SIN orders incident rows by, the row's SIN weighed by the
+   * incident's evidence (lib/filters/standing.ts); null when the SIN is unknown.
+   */
+  standing?: number | null;
 }
 
 export const TIME_RANGE_PRESETS = [

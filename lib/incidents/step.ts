@@ -350,6 +350,8 @@ function absorbIncidents(
         head,
         startDay: head.startDay,
         endDay: head.endDay,
+        firstDay: d.plan.startDay,
+        lastDay: d.plan.endDay,
         echoesOnly: d.plan.members.every((m) => !ownBaseline(records[m]) && inUnits(records[m])),
         causes,
         size: d.plan.members.length,

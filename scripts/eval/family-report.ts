@@ -88,7 +88,7 @@ export function renderFamily(fs: FamilyFigures[], calendar: string): string {
   const ratio = (cls: string, a: keyof ClassFigure, b: keyof ClassFigure) =>
     shares(fs, cls, a, b).map((x) => x.value);
   const lines = [
-    `#### ${fs.length} cubes, holidays ${calendar === 'listed' ? 'listed as special dates and a 12.24–01.01 period' : 'not configured'}`,
+    `#### ${fs.length} cubes, holidays ${calendar === 'listed' ? 'listed as special dates and a 12.24–01.01 period' : calendar === 'country' ? "from the view's `calendar: {country}` with its periods" : 'not configured'}`,
     '',
     '| Figure | Median | Worst cube |',
     '|---|---:|---:|',

@@ -15,6 +15,8 @@ import { MAX_CUSTOM_RANGE_DAYS } from '../../lib/filters/time-range';
 import { systemCaller } from '../../lib/identity/caller';
 import { buildIncidents } from '../../lib/incidents/step';
 import { fixedClock, systemClock } from '../../lib/shared/clock';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { type FamilyCube, generateFamilyCube } from '../synthetic/family-cube';
 import { type FamilyFigures, scoreFamily } from './family-score';
 import {
@@ -25,10 +27,10 @@ import {
   overlapsKey,
   type SeriesKey,
 } from './incident-cube';
-import type { IncidentRow } from './incident-score';
+import { type IncidentRow, matchInjections } from './incident-score';
 import { createView, loadAndDetect, openServiceEnv, type ServiceEnv, writeSourceTable } from './service';
 
-export type FamilyCalendar = 'listed' | 'none';
+export type FamilyCalendar = 'listed' | 'country' | 'none';
 
 /** The family's seeds: cube i has seed FAMILY_SEED0 + i. */
 export const FAMILY_SEED0 = 1000;
@@ -76,7 +78,7 @@ export function rowsOf(like: CubeLike, records: readonly AnomalyRecord[]): Incid
       causes: inc ? inc.rootCauses.map((c) => keyOf(like, c.categories)) : [broad],
       start: day(inc?.startDate ?? r.startDate),
       end: day(inc?.endDate ?? r.endDate),
-      sin: r.sin ?? 0,
+      sin: r.incident?.standing ?? r.sin ?? 0,
       measure: r.measure,
       broadCause: inc?.rootCauses[0]?.broad ?? false,
       label: `${(r.types ?? [r.type]).join('+')} ${r.measure} ${r.changePct === null ? '' : `${r.changePct.toFixed(0)}%`}${inc ? ` n=${inc.size} causes=${inc.rootCauses.map((c) => `${like.keyText(keyOf(like, c.categories))}(${c.explainsPct.toFixed(0)}%)`).join(',')}` : ''}`,
@@ -103,6 +105,7 @@ async function wholeHistory(env: ServiceEnv, name: string, like: CubeLike): Prom
         incidents: true,
       },
       true,
+      { members: process.env.FAMILY_DUMP !== undefined },
     );
     for (const r of anomalies) {
       const key = r.incident ? `i${r.incident.id}` : `r${r.id}`;
@@ -127,6 +130,7 @@ async function lastSevenDays(env: ServiceEnv, name: string, like: CubeLike): Pro
       incidents: true,
     },
     true,
+    { members: process.env.FAMILY_DUMP !== undefined },
   );
   return anomalies;
 }
@@ -141,6 +145,49 @@ function sourceRows(cube: FamilyCube) {
   ];
 }
 
+/**
+ * The view's holiday settings: `listed`, its country's holidays as special dates and 12.24–01.01 as a
+ * special period (as users configured a view before calendars); `country`, `calendar: {country}` with
+ * its periods (Christmas Eve to the first working day), as a user configures one now (England for GB,
+ * whose holidays the generator draws); `none`, nothing.
+ */
+function analysisOf(cube: FamilyCube, calendar: FamilyCalendar): never {
+  if (calendar === 'listed') return cube.specialDates as never;
+  if (calendar === 'country') {
+    // The generator's British holidays are England's (the August bank holiday): a user there names the state.
+    const state = cube.shape.country === 'GB' ? { state: 'ENG' } : {};
+    return { calendar: { country: cube.shape.country, ...state, periods: true } } as never;
+  }
+  return {} as never;
+}
+
+/** FAMILY_DUMP=<dir>: the cube's incident rows with their members and the injection each is, for study. */
+function dumpRows(
+  dir: string,
+  name: string,
+  like: CubeLike,
+  whole: AnomalyRecord[],
+  seven: AnomalyRecord[],
+): void {
+  const slim = (r: AnomalyRecord) => ({
+    ...r,
+    comments: undefined,
+    members: r.members?.map((m) => ({ ...m, comments: undefined, members: undefined, incident: undefined })),
+  });
+  const wholeMatch = matchInjections(like, rowsOf(like, whole));
+  const sevenMatch = matchInjections(like, rowsOf(like, seven));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, `${name}.json`),
+    JSON.stringify({
+      name,
+      injections: like.injections.length,
+      whole: whole.map((r, i) => ({ match: wholeMatch[i], row: slim(r) })),
+      seven: seven.map((r, i) => ({ match: sevenMatch[i], row: slim(r) })),
+    }),
+  );
+}
+
 /** One cube of the family through the service, in a database of its own. */
 export async function runFamilyCube(
   seed: number,
@@ -151,29 +198,43 @@ export async function runFamilyCube(
   const t0 = performance.now();
   const cube = generateFamilyCube(seed, index);
   const like = familyCubeLike(cube);
-  const env = await openServiceEnv({ onDisk: true });
+  // FAMILY_CACHE=<dir>: each cube's service database is kept there after detection and reused by later
+  // runs of the same calendar (only the incident step and the reading run again), for work on incidents.
+  const cacheDir = process.env.FAMILY_CACHE
+    ? path.join(process.env.FAMILY_CACHE, `${name}-${calendar}`)
+    : undefined;
+  const cached = cacheDir !== undefined && existsSync(path.join(cacheDir, 'view.json'));
+  const env = await openServiceEnv({ onDisk: true, keepDir: cacheDir });
   try {
-    await writeSourceTable(env.source, {
-      name,
-      categories: like.categories,
-      rows: cube.rows,
-      row: sourceRows(cube),
-    });
-    const viewId = await createView(env.db, {
-      name,
-      categories: like.categories,
-      countExpr: 'cnt',
-      detectors: DETECTOR_TYPES.map((type) => ({ type, params: {} })),
-      analysis: (calendar === 'listed' ? cube.specialDates : {}) as never,
-    });
-    await loadAndDetect(env, viewId);
+    let viewId: number;
+    if (cached) viewId = JSON.parse(readFileSync(path.join(cacheDir, 'view.json'), 'utf8')).viewId;
+    else {
+      await writeSourceTable(env.source, {
+        name,
+        categories: like.categories,
+        rows: cube.rows,
+        row: sourceRows(cube),
+      });
+      viewId = await createView(env.db, {
+        name,
+        categories: like.categories,
+        countExpr: 'cnt',
+        detectors: DETECTOR_TYPES.map((type) => ({ type, params: {} })),
+        analysis: analysisOf(cube, calendar),
+      });
+      await loadAndDetect(env, viewId);
+      if (cacheDir) writeFileSync(path.join(cacheDir, 'view.json'), JSON.stringify({ viewId }));
+    }
     const step = await buildIncidents(
       { db: env.db },
       { id: viewId, source: { schema: schemaNameFor(viewId), fill: 'zero' }, categories: like.categories },
       null,
     );
-    const rows = rowsOf(like, await wholeHistory(env, name, like));
-    const recent = rowsOf(like, await lastSevenDays(env, name, like));
+    const whole = await wholeHistory(env, name, like);
+    const seven = await lastSevenDays(env, name, like);
+    const rows = rowsOf(like, whole);
+    const recent = rowsOf(like, seven);
+    if (process.env.FAMILY_DUMP) dumpRows(process.env.FAMILY_DUMP, name, like, whole, seven);
     const figures = scoreFamily(cube, like, rows, recent, step.records);
     figures.seconds = (performance.now() - t0) / 1000;
     process.stderr.write(

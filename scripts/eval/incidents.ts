@@ -54,7 +54,7 @@ function rowsOf(like: CubeLike, records: readonly AnomalyRecord[], incidents: bo
       causes: inc ? inc.rootCauses.map((c) => keyOf(like, c.categories)) : [broad],
       start: day(inc?.startDate ?? r.startDate),
       end: day(inc?.endDate ?? r.endDate),
-      sin: r.sin ?? 0,
+      sin: r.incident?.standing ?? r.sin ?? 0,
       measure: r.measure,
       broadCause: inc?.rootCauses[0]?.broad ?? false,
       label: `${(r.types ?? [r.type]).join('+')} ${r.measure}${inc ? ` n=${inc.size} causes=${inc.rootCauses.map((c) => `${like.keyText(keyOf(like, c.categories))}(${c.explainsPct.toFixed(0)}%)`).join(',')}` : ''}`,

@@ -13,7 +13,7 @@ import { dataViews } from '../../lib/db/tables/dataviews';
 import type { DataViewAnalysis, DataViewDefinition } from '../../lib/dataviews/definition/types';
 import { runDetection } from '../../lib/process-job/start';
 import { setLogLevel } from '../../lib/shared/logger';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSource } from '../../lib/connectors/index';
@@ -36,9 +36,9 @@ export interface ServiceEnv {
  * under the system temp folder (removed on stop) instead of memory, for the hotel-size cube.
  * DATABASE_URL (a PostgreSQL server) takes precedence.
  */
-export async function openServiceEnv(opts: { onDisk?: boolean } = {}): Promise<ServiceEnv> {
+export async function openServiceEnv(opts: { onDisk?: boolean; keepDir?: string } = {}): Promise<ServiceEnv> {
   setLogLevel('silent');
-  const disk = opts.onDisk && !serverUrl ? await diskDatabases() : null;
+  const disk = opts.onDisk && !serverUrl ? await diskDatabases(opts.keepDir) : null;
   const t: TestDatabase = disk?.t ?? (await createTestDatabase());
   const source = disk?.source ?? (await createTestSource());
   const container = { db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }) } as unknown as Container;
@@ -49,13 +49,15 @@ export async function openServiceEnv(opts: { onDisk?: boolean } = {}): Promise<S
     async stop() {
       await source.stop();
       await t.drop();
-      if (disk) rmSync(disk.dir, { recursive: true, force: true });
+      if (disk && !opts.keepDir) rmSync(disk.dir, { recursive: true, force: true });
     },
   };
 }
 
-async function diskDatabases(): Promise<{ t: TestDatabase; source: TestSource; dir: string }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'anomaly-eval-'));
+/** The two PGlite databases in `keep` (kept after stop, reopened when there) or a new temporary folder. */
+async function diskDatabases(keep?: string): Promise<{ t: TestDatabase; source: TestSource; dir: string }> {
+  if (keep) mkdirSync(keep, { recursive: true });
+  const dir = keep ?? mkdtempSync(path.join(tmpdir(), 'anomaly-eval-'));
   const db = await connectDatabase({ pgliteDir: path.join(dir, 'service'), migrate: true });
   const served = await servePglite(path.join(dir, 'source'));
   const connString = `Host=127.0.0.1;Port=${served.port};Database=postgres;Username=postgres;Password=pw;SSL Mode=disable`;

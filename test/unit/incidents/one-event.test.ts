@@ -60,15 +60,18 @@ describe('echoes join an event on their own window only', () => {
 
 describe('an incident within another incident’s root cause joins it', () => {
   const channel = Int32Array.from([0, 0, 1]);
-  const of = (codes: number[], over: Partial<Parameters<typeof absorbInto>[0][number]> = {}) => ({
-    head: rec(codes),
-    startDay: 100,
-    endDay: 103,
-    echoesOnly: false,
-    causes: [] as Int32Array[],
-    size: 3,
-    ...over,
-  });
+  const of = (codes: number[], over: Partial<Parameters<typeof absorbInto>[0][number]> = {}) => {
+    const o = {
+      head: rec(codes),
+      startDay: 100,
+      endDay: 103,
+      echoesOnly: false,
+      causes: [] as Int32Array[],
+      size: 3,
+      ...over,
+    };
+    return { firstDay: o.startDay, lastDay: o.endDay, ...o };
+  };
 
   it('collects a channel-wide gap’s hotels and leaves into the channel’s incident', () => {
     const incidents = [

@@ -961,6 +961,8 @@ export type FilterAnswerIncident = {
   id: number;
   /** Member records in all, also those the filter did not select. */
   size: number;
+  /** What Sort by SIN orders incident rows by: the row's SIN times the incident's evidence, the square root of (series × detectors) that saw it in the value or the count against their own history, a quarter when none did (only ratio records or echoes). Null when the SIN is unknown (docs/filters.md, "Incidents"). */
+  standing?: number | null;
   startDate: string;
   endDate: string;
   firstSeenAt: string;
