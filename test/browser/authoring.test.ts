@@ -103,10 +103,16 @@ describe.skipIf(!hasChromium)(
       // gap's params are not offered under dod.
       expect(options).not.toContain('longerThan');
       // The selected param's meaning and range beside the list.
-      await expect.poll(() => page.locator('.cm-completionInfo').innerText()).toMatch(/default 50\)/);
+      await expect
+        .poll(() => page.locator('.cm-completionInfo').innerText(), CHECKED)
+        .toMatch(/default 50\)/);
+      // The list settles (every completion source answered) with maxMissingPct chosen before Enter takes it.
+      await expect
+        .poll(() => popup.locator('li[aria-selected="true"]').innerText(), CHECKED)
+        .toContain('maxMissingPct');
       await shot(page, 'authoring-editor-completion');
       await page.keyboard.press('Enter');
-      await expect.poll(() => line('maxMissingPct:').count()).toBe(1);
+      await expect.poll(() => line('maxMissingPct:').count(), CHECKED).toBe(1);
       await page.keyboard.type('101');
       // Out of its range (0-100): underlined as typed.
       await expect.poll(() => underline().first().innerText(), CHECKED).toBe('101');
