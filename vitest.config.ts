@@ -22,6 +22,7 @@ export default defineConfig({
         ]
       : ['test/**/*.test.ts', 'lib/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     // Hooks start services, load views and run detection: minutes on a machine loaded by other work.
     hookTimeout: 300_000,

@@ -7,6 +7,11 @@ export interface ConnectOptions {
   /** PGlite data folder; `memory://` or undefined keeps it in memory. */
   pgliteDir?: string;
   /**
+   * A PGlite data folder dumped with `dumpDataDir` to start from instead of a new cluster (a new database
+   * is created, not a copy of a running one): about a second and a half less than PGlite's own setup.
+   */
+  pgliteSnapshot?: Blob;
+  /**
    * Pool size for postgres.js (default 5). On AWS every container is one request or job at a time, so
    * the stage sets 1 (HTTP) or 2 (workers): the database sees at most reserved concurrency × this.
    */
@@ -72,7 +77,10 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
-    const client = await PGlite.create(opts.pgliteDir ?? 'memory://');
+    const client = await PGlite.create(
+      opts.pgliteDir ?? 'memory://',
+      opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {},
+    );
     db = wrapOrm('pglite', drizzle(client) as unknown as Orm, () => client.close());
   }
   if (opts.migrate) await migrate(db);

@@ -1,5 +1,7 @@
 /** A fresh, migrated service database per test file: PGlite in memory, or a new database on the server of DATABASE_URL. */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { connectDatabase } from '../../lib/db/connect';
 import type { Database } from '../../lib/db/database';
 
@@ -12,9 +14,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+let loaded: Blob | undefined;
+/** The migrated database test/global-setup.ts dumped (read once per file), if the run made one. */
+function snapshot(): Blob | undefined {
+  // Outside vitest (scripts/eval) there is none.
+  const file = process.env.VITEST ? inject('pgliteSnapshot') : undefined;
+  if (!file) return undefined;
+  loaded ??= new Blob([readFileSync(file)]);
+  return loaded;
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!serverUrl) {
-    const db = await connectDatabase({ migrate: true });
+    const db = await connectDatabase({ pgliteSnapshot: snapshot(), migrate: true });
     return { db, drop: () => db.close() };
   }
   const { default: postgres } = await import('postgres');

@@ -3,14 +3,15 @@ import { setContainer } from '../../functions/container';
 import { buildContainer, type Container } from '../../lib/app/container';
 import { workerHandlers } from '../../lib/app/workers';
 import { loadConfig } from '../../lib/config/config';
-import { seedLocalUsers } from '../../lib/identity/seed';
+import { inject } from 'vitest';
+import { users } from '../../lib/db/tables/identity';
+import { ADMIN, USER } from './accounts';
 import { startGateway, type Gateway } from '../../scripts/local/gateway';
 import { httpFunctions } from '../../functions/http/registry';
 import * as system from '../../functions/http/system';
 import { createTestDatabase, type TestDatabase } from './db';
 
-export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
-export const USER = { email: 'user@example.com', password: 'user-password-1' };
+export { ADMIN, USER } from './accounts';
 
 export interface TestService {
   url: string;
@@ -63,7 +64,15 @@ export async function startTestService(
     options.workers ? { workers: (c) => workerHandlers(async () => c) } : {},
   );
   setContainer(container);
-  await seedLocalUsers(testDb.db, { adminPassword: ADMIN.password, userPassword: USER.password });
+  // The two accounts npm start seeds, with their passwords hashed once for the whole run (test/global-setup.ts).
+  const hashes = inject('testAccountHashes');
+  const seeded = await testDb.db.orm
+    .insert(users)
+    .values([
+      { email: ADMIN.email, role: 'admin', passwordHash: hashes.admin },
+      { email: USER.email, role: 'data-user', passwordHash: hashes.user },
+    ])
+    .returning();
   const gateway: Gateway = await startGateway([
     {
       name: 'system',
@@ -93,10 +102,11 @@ export async function startTestService(
     return { status: res.status, body: parsed, text, headers: res.headers };
   };
 
-  const token = async (who: { email: string; password: string }) => {
-    const r = await call('POST', '/api/v1/auth/token', { body: who });
-    if (r.status !== 200) throw new Error(`sign-in failed: ${r.text}`);
-    return r.body.accessToken as string;
+  // The tokens a sign-in would answer, issued by the service's own token service (the sign-in itself is
+  // the auth tests' subject; here it would cost two more password checks per file).
+  const token = (who: { email: string }) => {
+    const u = seeded.find((x) => x.email === who.email)!;
+    return container.tokens.issue({ id: u.id, email: u.email, role: u.role, tokenVersion: u.tokenVersion });
   };
 
   return {
