@@ -27,7 +27,9 @@ export default defineConfig({
     // Hooks start services, load views and run detection: minutes on a machine loaded by other work.
     hookTimeout: 300_000,
     pool: 'forks',
-    maxWorkers: 2,
+    // Two files at a time on PGlite, where the database runs in each test process and the cores are busy;
+    // three on PostgreSQL, whose server does the database work beside them (TEST_WORKERS overrides).
+    maxWorkers: Number(process.env.TEST_WORKERS) || (onServer ? 3 : 2),
     reporters: ['default'],
   },
 });
