@@ -10,32 +10,13 @@ import type { Clock } from '../shared/clock';
 import { type LatestJobRow, latestJobs, newerFinished } from './latest';
 import { withFigures } from './progress';
 import { jobForReader } from './redact';
-import { findJobView, jobCountsByView, lastImports, listJobRows, newestJobs } from './repository';
+import { findJobView, jobCountsByView, lastImports, listJobRows, newestJobs, toJobView } from './repository';
 import type { JobListQuery, JobView, Monitoring, MonitoringRow } from './types';
 
 /** A job row of latestJobs as the API's job record, with its figures and the error the caller may read. */
 export function latestJobView(j: LatestJobRow | undefined, dataView: string, admin: boolean): JobView | null {
   if (!j) return null;
-  return withFigures(
-    jobForReader(
-      {
-        id: j.id,
-        dataViewId: j.dataViewId,
-        dataView,
-        kind: j.kind,
-        status: j.status,
-        trigger: j.trigger,
-        attempts: j.attempts,
-        error: j.error,
-        detail: j.detail,
-        requestedBy: j.requestedBy,
-        createdAt: j.createdAt.toISOString(),
-        startedAt: j.startedAt?.toISOString() ?? null,
-        finishedAt: j.finishedAt?.toISOString() ?? null,
-      },
-      admin,
-    ),
-  );
+  return withFigures(jobForReader(toJobView({ job: j, title: dataView }), admin));
 }
 
 export const MAX_JOB_LIST = 1000;

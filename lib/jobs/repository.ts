@@ -6,8 +6,24 @@ import { viewTitleOf } from '../dataviews/scope';
 import type { JobCounts, JobListQuery, JobView } from './types';
 
 export type JobRow = typeof jobs.$inferSelect;
+/** The columns of a job that its API record shows. */
+type ShownJob = Pick<
+  JobRow,
+  | 'id'
+  | 'dataViewId'
+  | 'kind'
+  | 'status'
+  | 'trigger'
+  | 'attempts'
+  | 'error'
+  | 'detail'
+  | 'requestedBy'
+  | 'createdAt'
+  | 'startedAt'
+  | 'finishedAt'
+>;
 /** A job with the `<domain> / <name>` title of its view. */
-type Labelled = { job: JobRow; title: string };
+type Labelled = { job: ShownJob; title: string };
 
 const LOAD_KINDS: JobKind[] = ['Load', 'CustomLoad'];
 
