@@ -11,10 +11,9 @@ import { runFilterDefinition } from '../../lib/anomalies/run';
 import { schemaNameFor } from '../../lib/dataset/ddl';
 import { DETECTOR_TYPES } from '../../lib/detection/params';
 import type { AnomalyRecord } from '../../lib/filters/types';
-import { MAX_CUSTOM_RANGE_DAYS } from '../../lib/filters/time-range';
 import { systemCaller } from '../../lib/identity/caller';
 import { buildIncidents } from '../../lib/incidents/step';
-import { fixedClock, systemClock } from '../../lib/shared/clock';
+import { fixedClock } from '../../lib/shared/clock';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FamilyCube, generateFamilyCube } from '../synthetic/family-cube';
@@ -27,6 +26,7 @@ import {
   overlapsKey,
   type SeriesKey,
 } from './incident-cube';
+import { wholeHistoryRows } from './incidents';
 import { type IncidentRow, matchInjections } from './incident-score';
 import { createView, loadAndDetect, openServiceEnv, type ServiceEnv, writeSourceTable } from './service';
 
@@ -86,34 +86,9 @@ export function rowsOf(like: CubeLike, records: readonly AnomalyRecord[]): Incid
   });
 }
 
-/** Incident rows of the view over the whole history (in Custom ranges of at most two years), each once. */
-async function wholeHistory(env: ServiceEnv, name: string, like: CubeLike): Promise<AnomalyRecord[]> {
-  const rows = new Map<string, AnomalyRecord>();
-  for (let from = like.day0; from < like.day0 + like.days; from += MAX_CUSTOM_RANGE_DAYS) {
-    const to = Math.min(from + MAX_CUSTOM_RANGE_DAYS, like.day0 + like.days) - 1;
-    const { anomalies } = await runFilterDefinition(
-      { db: env.db, clock: systemClock, timeZone: 'UTC' },
-      systemCaller(),
-      {
-        name: 'eval',
-        timeRange: 'Custom',
-        dateFrom: fromEpochDay(from),
-        dateTo: fromEpochDay(to),
-        dataViews: `eval / ${name}`,
-        sortBy: 'SIN',
-        limit: 100_000,
-        incidents: true,
-      },
-      true,
-      { members: process.env.FAMILY_DUMP !== undefined },
-    );
-    for (const r of anomalies) {
-      const key = r.incident ? `i${r.incident.id}` : `r${r.id}`;
-      if (!rows.has(key)) rows.set(key, r);
-    }
-  }
-  return [...rows.values()];
-}
+/** Incident rows of the view over the whole history, each once. */
+const wholeHistory = (env: ServiceEnv, name: string, like: CubeLike) =>
+  wholeHistoryRows(env, name, like, { incidents: true }, { members: process.env.FAMILY_DUMP !== undefined });
 
 /** Home's "what changed in the last 7 days": the day after the last day is today. */
 async function lastSevenDays(env: ServiceEnv, name: string, like: CubeLike): Promise<AnomalyRecord[]> {

@@ -6,7 +6,7 @@
  * the same query with `mergeEvents` (one row per series event, named by its own series).
  */
 import { fromEpochDay } from '../../lib/calendar/days';
-import { runFilterDefinition } from '../../lib/anomalies/run';
+import { type RunOptions, runFilterDefinition } from '../../lib/anomalies/run';
 import { schemaNameFor } from '../../lib/dataset/ddl';
 import type { AnomalyRecord } from '../../lib/filters/types';
 import { MAX_CUSTOM_RANGE_DAYS } from '../../lib/filters/time-range';
@@ -63,6 +63,45 @@ function rowsOf(like: CubeLike, records: readonly AnomalyRecord[], incidents: bo
 }
 
 /** Builds the incidents of the processed view `viewId` and scores the ranked rows. */
+/**
+ * The filter's rows of the eval view over its whole history, each once. A Custom range covers at most
+ * MAX_CUSTOM_RANGE_DAYS: the period is read in pieces, and an incident or event that spans two pieces is the
+ * same row in both.
+ */
+export async function wholeHistoryRows(
+  env: ServiceEnv,
+  name: string,
+  like: CubeLike,
+  extra: Record<string, unknown>,
+  options: RunOptions = {},
+): Promise<AnomalyRecord[]> {
+  const rows = new Map<string, AnomalyRecord>();
+  for (let from = like.day0; from < like.day0 + like.days; from += MAX_CUSTOM_RANGE_DAYS) {
+    const to = Math.min(from + MAX_CUSTOM_RANGE_DAYS, like.day0 + like.days) - 1;
+    const { anomalies } = await runFilterDefinition(
+      { db: env.db, clock: systemClock, timeZone: 'UTC' },
+      systemCaller(),
+      {
+        name: 'eval',
+        timeRange: 'Custom',
+        dateFrom: fromEpochDay(from),
+        dateTo: fromEpochDay(to),
+        dataViews: `eval / ${name}`,
+        sortBy: 'SIN',
+        limit: 100_000,
+        ...extra,
+      },
+      true,
+      options,
+    );
+    for (const r of anomalies) {
+      const key = r.incident ? `i${r.incident.id}` : `r${r.id}`;
+      if (!rows.has(key)) rows.set(key, r);
+    }
+  }
+  return [...rows.values()];
+}
+
 export async function incidentFigures(
   env: ServiceEnv,
   name: string,
@@ -77,34 +116,7 @@ export async function incidentFigures(
     null,
   );
   const incidentMs = performance.now() - t0;
-  // A Custom range covers at most MAX_CUSTOM_RANGE_DAYS: the whole period in pieces, each row once (an
-  // incident or event that spans two pieces is the same row in both).
-  const query = async (extra: Record<string, unknown>) => {
-    const rows = new Map<string, AnomalyRecord>();
-    for (let from = like.day0; from < like.day0 + like.days; from += MAX_CUSTOM_RANGE_DAYS) {
-      const to = Math.min(from + MAX_CUSTOM_RANGE_DAYS, like.day0 + like.days) - 1;
-      const { anomalies } = await runFilterDefinition(
-        { db: env.db, clock: systemClock, timeZone: 'UTC' },
-        systemCaller(),
-        {
-          name: 'eval',
-          timeRange: 'Custom',
-          dateFrom: fromEpochDay(from),
-          dateTo: fromEpochDay(to),
-          dataViews: `eval / ${name}`,
-          sortBy: 'SIN',
-          limit: 100_000,
-          ...extra,
-        },
-        true,
-      );
-      for (const r of anomalies) {
-        const key = r.incident ? `i${r.incident.id}` : `r${r.id}`;
-        if (!rows.has(key)) rows.set(key, r);
-      }
-    }
-    return [...rows.values()];
-  };
+  const query = (extra: Record<string, unknown>) => wholeHistoryRows(env, name, like, extra);
   const after = scoreIncidents(like, rowsOf(like, await query({ incidents: true }), true), step.records);
   const before = scoreIncidents(like, rowsOf(like, await query({ mergeEvents: true }), false), step.records);
   // The next cycle over the same data, as a daily run meets it: incidents whose members and head are
